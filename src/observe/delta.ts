@@ -1,0 +1,59 @@
+// The shape of one read: what a pane printed since a cursor, as raw text and as changed rows.
+// This is the capture_since contract of design.md, independent of MCP.
+
+/** A rendered line. `line` is absolute: it follows the line as it scrolls into history. */
+export interface Row {
+  line: number;
+  text: string;
+}
+
+export interface ScreenInfo {
+  cols: number;
+  rows: number;
+  /** Absolute line number of screen row 0; `line - top` is the screen row (negative = history). */
+  top: number;
+  cursorX: number;
+  cursorY: number;
+  alternate: boolean;
+}
+
+/** Why output between the cursor and now is not (all) in this answer. */
+export type MissedReason =
+  | "overflow" // retention bound evicted bytes/lines the reader had not seen
+  | "paused" // tmux paused the pane (reader fell behind) and dropped output; screen re-seeded
+  | "restarted" // the cursor came from an earlier panescope process
+  | "server-restarted" // the tmux server restarted since the cursor
+  | "respawned" // the pane's process was replaced (respawn-pane)
+  | "evicted" // panescope stopped watching the pane (idle or over the cap) and started again
+  | "not-streaming"; // control mode unavailable: answer built from capture-pane polling
+
+export interface Truncation {
+  /** Changed rows left out by maxLines/maxBytes (the oldest/topmost ones are dropped). */
+  rows: number;
+  /** Characters of `raw` left out by maxBytes (dropped from the start, the newest text is kept). */
+  rawChars: number;
+}
+
+export interface Delta {
+  paneId: string;
+  cursor: string;
+  /** True when this answer starts a watch (no cursor given, or the cursor could not be continued). */
+  first: boolean;
+  rows: Row[];
+  screen: ScreenInfo;
+  raw: string;
+  /** Size in bytes of the output stream covered by `raw`, before escapes were removed. */
+  rawBytes: number;
+  missed: boolean;
+  missedBytes: number;
+  reason?: MissedReason;
+  closed: boolean;
+  /** False when answers come from capture-pane polling instead of the control-mode stream. */
+  streaming: boolean;
+  truncated: Truncation;
+}
+
+export interface ReadLimits {
+  maxLines?: number;
+  maxBytes?: number;
+}

@@ -1,0 +1,32 @@
+// A rendered screen at one moment: the rows as text plus a sparse list of styled runs.
+// Produced by the screen (xterm), consumed by capture_pane and golden-file testing.
+
+/** A colour as the terminal holds it: default, one of 256 palette entries, or 24-bit RGB. */
+export type Colour = { kind: "default" } | { kind: "palette"; index: number } | { kind: "rgb"; rgb: number };
+
+/** A run of cells on one row that share non-default attributes. Columns are cell columns, end exclusive. */
+export interface StyleRun {
+  row: number;
+  start: number;
+  end: number;
+  fg?: Colour;
+  bg?: Colour;
+  bold?: boolean;
+  dim?: boolean;
+  italic?: boolean;
+  underline?: boolean;
+  inverse?: boolean;
+  strikethrough?: boolean;
+}
+
+export interface ScreenSnapshot {
+  cols: number;
+  rows: number;
+  cursorX: number;
+  cursorY: number;
+  alternate: boolean;
+  /** Exactly `rows` strings; each is the row's text with trailing blanks removed. */
+  lines: string[];
+  /** Only runs with some non-default attribute, in row then column order. */
+  styles: StyleRun[];
+}
