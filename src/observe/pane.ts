@@ -1,0 +1,381 @@
+// The pane observer: one pane's byte stream kept twice — a byte ring (raw) and a headless screen
+// (rows) — answering "what changed since this cursor" in both forms. Knows nothing of tmux or MCP.
+import { PanescopeError } from "../errors.js";
+import { decodeCursor, encodeCursor, type CursorFields } from "./cursor.js";
+import type { Delta, MissedReason, ReadLimits, Row } from "./delta.js";
+import { ByteRing } from "./ring.js";
+import { RowTracker } from "./rows.js";
+import { Screen, DEFAULT_SCROLLBACK } from "./screen.js";
+import { seedBytes, type PaneState } from "./seed.js";
+import { initialStripState, stripEscapes, type StripState } from "./strip.js";
+import { applyLimits } from "./limits.js";
+
+/** What a cursor binds besides the stream position. */
+export interface PaneIdentity {
+  paneId: string;
+  panePid: number;
+  serverPid: number;
+  serverStart: number;
+  /** This panescope process (see instance.ts). */
+  instance: Uint8Array;
+}
+
+export interface PaneObserverOptions {
+  identity: PaneIdentity;
+  cols: number;
+  rows: number;
+  key: Uint8Array;
+  scrollback?: number;
+  ringBytes?: number;
+  /** First byte offset and render sequence: a re-created observer continues after its predecessor. */
+  startOffset?: number;
+  startSeq?: number;
+  /** Why there is a predecessor whose cursors this observer cannot continue (e.g. "evicted"). */
+  predecessor?: MissedReason;
+}
+
+interface Break {
+  /** Render sequence at the break: a cursor with a lower sequence has not seen it. */
+  seq: number;
+  reason: MissedReason;
+  bytes: number;
+}
+
+const MAX_BREAKS = 64;
+
+export class PaneObserver {
+  readonly identity: PaneIdentity;
+  private readonly key: Uint8Array;
+  private readonly ring: ByteRing;
+  private readonly scrollback: number;
+  private screen: Screen;
+  private tracker = new RowTracker();
+  /** Absolute offset of the ring's offset 0. */
+  private readonly offsetBase: number;
+  /** Offset of the last byte the screen has applied, and the sequence of the last row change. */
+  private applied: number;
+  private seq: number;
+  private trackedTop = 0;
+  private stripMark: { offset: number; state: StripState };
+  private breaks: Break[] = [];
+  private oldestBreak: Break | undefined;
+  private readonly predecessor: MissedReason | undefined;
+  private waiters = new Set<() => void>();
+  private closedFlag = false;
+  private streamingFlag = true;
+
+  constructor(options: PaneObserverOptions) {
+    this.identity = options.identity;
+    this.key = options.key;
+    this.ring = new ByteRing(options.ringBytes);
+    this.scrollback = options.scrollback ?? DEFAULT_SCROLLBACK;
+    this.offsetBase = options.startOffset ?? 0;
+    this.applied = this.offsetBase;
+    this.seq = options.startSeq ?? 0;
+    this.predecessor = options.predecessor;
+    this.stripMark = { offset: this.applied, state: initialStripState };
+    this.screen = new Screen({ cols: options.cols, rows: options.rows, scrollback: this.scrollback });
+    this.refresh();
+  }
+
+  get paneId(): string {
+    return this.identity.paneId;
+  }
+
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  /** Bytes received so far (absolute offset of the stream's end). */
+  get offset(): number {
+    return this.offsetBase + this.ring.end;
+  }
+
+  /** The render sequence: every cursor this observer issued carries at most this. */
+  get sequence(): number {
+    return this.seq;
+  }
+
+  get size(): { cols: number; rows: number } {
+    return { cols: this.screen.cols, rows: this.screen.rows };
+  }
+
+  /** Puts tmux's view of the pane into the screen before live bytes (race-free recipe in design.md). */
+  seed(state: PaneState): void {
+    this.screen.write(seedBytes(state), () => this.refresh());
+  }
+
+  /**
+   * Output was lost (tmux paused the pane, or the stream broke): start a fresh screen from tmux's
+   * view, keep line numbers increasing, and flag the gap for every reader whose cursor precedes it.
+   */
+  reseed(state: PaneState, reason: MissedReason): void {
+    const lineBase = this.screen.top + this.screen.rows;
+    this.screen.dispose();
+    this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase });
+    this.tracker = new RowTracker(lineBase);
+    this.trackedTop = lineBase;
+    this.addBreak(reason, 0);
+    this.seed(state);
+  }
+
+  /** Live bytes from the pane. */
+  ingest(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    this.ring.append(bytes);
+    const end = this.offset;
+    this.screen.write(bytes, () => {
+      this.applied = end;
+      // Diff rows when the emulator has caught up, or before unread lines could be trimmed away.
+      if (!this.screen.busy || this.screen.top - this.trackedTop > this.scrollback / 2) this.refresh();
+      else this.notify();
+    });
+  }
+
+  resize(cols: number, rows: number): void {
+    if (cols === this.screen.cols && rows === this.screen.rows) return;
+    this.screen.resize(cols, rows);
+    this.tracker.invalidate();
+    this.screen.write("", () => this.refresh());
+  }
+
+  /** The pane's process exited or the pane is gone: the final screen stays readable. */
+  markClosed(): void {
+    if (this.closedFlag) return;
+    this.closedFlag = true;
+    this.notify();
+  }
+
+  /** Answers now come from polling, not the stream (control mode unavailable). */
+  setStreaming(streaming: boolean): void {
+    if (this.streamingFlag === streaming) return;
+    this.streamingFlag = streaming;
+    if (!streaming) this.addBreak("not-streaming", 0);
+    this.notify();
+  }
+
+  /** Records a gap the reader cannot see (e.g. output tmux dropped). */
+  addBreak(reason: MissedReason, bytes: number): void {
+    this.seq++;
+    this.breaks.push({ seq: this.seq, reason, bytes });
+    const dropped = this.breaks.length > MAX_BREAKS ? this.breaks.shift() : undefined;
+    // Bounded list: a reader older than the dropped entry still hears of (at least) that break.
+    if (dropped) this.oldestBreak = dropped;
+    this.notify();
+  }
+
+  /** Current screen as text rows (and optionally history lines above it). */
+  async screenText(history = 0): Promise<{ history: string[]; rows: string[]; screen: Delta["screen"] }> {
+    await this.settle();
+    return { history: this.screen.historyRows(history), rows: this.screen.visibleRows(), screen: this.geometry() };
+  }
+
+  async screenAnsi(): Promise<string[]> {
+    await this.settle();
+    return this.screen.visibleRowsAnsi();
+  }
+
+  async snapshot(): Promise<ReturnType<Screen["snapshot"]>> {
+    await this.settle();
+    return this.screen.snapshot();
+  }
+
+  /** Decodes a cursor and checks it is this pane's; throws typed errors for caller mistakes. */
+  decode(cursor: string): CursorFields {
+    const fields = decodeCursor(cursor, this.key);
+    if (`%${fields.pane}` !== this.paneId) {
+      throw new PanescopeError(
+        "cursor-other-pane",
+        `cursor belongs to pane %${fields.pane}, not ${this.paneId}: pass that pane's id, or omit cursor to start watching ${this.paneId}`,
+      );
+    }
+    return fields;
+  }
+
+  /** What changed since `cursor` (none: the visible screen, starting a watch). */
+  async read(cursor?: string, limits: ReadLimits = {}): Promise<Delta> {
+    const fields = cursor === undefined ? undefined : this.decode(cursor);
+    await this.settle();
+    return this.answer(fields, limits);
+  }
+
+  /**
+   * Like read, but when nothing is new, waits up to `waitMs` for output to be applied, for the
+   * pane to close, or for the signal to abort. Event-driven: woken by the screen, never polled.
+   */
+  async waitForChange(cursor: string | undefined, waitMs: number, signal?: AbortSignal, limits: ReadLimits = {}): Promise<Delta> {
+    const fields = cursor === undefined ? undefined : this.decode(cursor);
+    await this.settle();
+    let delta = this.answer(fields, limits);
+    const deadline = Date.now() + waitMs;
+    while (fields && isEmpty(delta) && !signal?.aborted && Date.now() < deadline) {
+      await this.nextChange(deadline - Date.now(), signal);
+      await this.settle();
+      delta = this.answer(fields, limits);
+    }
+    return delta;
+  }
+
+  dispose(): void {
+    this.screen.dispose();
+    this.markClosed();
+  }
+
+  private async settle(): Promise<void> {
+    await this.screen.flush();
+    this.refresh();
+  }
+
+  private refresh(): void {
+    this.tracker.update(this.seq + 1, this.screen);
+    this.seq++;
+    this.trackedTop = this.screen.top;
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const wake of this.waiters) wake();
+    this.waiters.clear();
+  }
+
+  private nextChange(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      signal?.addEventListener("abort", done, { once: true });
+      this.waiters.add(done);
+    });
+  }
+
+  private geometry(): Delta["screen"] {
+    return {
+      cols: this.screen.cols,
+      rows: this.screen.rows,
+      top: this.screen.top,
+      cursorX: this.screen.cursorX,
+      cursorY: this.screen.cursorY,
+      alternate: this.screen.alternate,
+    };
+  }
+
+  /** The strip state at the applied end of the stream, advanced lazily from the last known point. */
+  private stripStateAtEnd(): StripState {
+    if (this.stripMark.offset < this.applied) {
+      const read = this.ring.read(Math.max(0, this.stripMark.offset - this.offsetBase), this.applied - this.offsetBase);
+      const state = read.missed > 0 ? initialStripState : this.stripMark.state;
+      this.stripMark = { offset: this.applied, state: stripEscapes(read.bytes, state).state };
+    }
+    return this.stripMark.state;
+  }
+
+  private cursorFor(state: StripState): string {
+    const fields: CursorFields = {
+      instance: this.identity.instance,
+      serverPid: this.identity.serverPid,
+      serverStart: this.identity.serverStart,
+      pane: Number(this.paneId.slice(1)),
+      panePid: this.identity.panePid,
+      offset: this.applied,
+      seq: this.seq,
+      strip: state,
+    };
+    return encodeCursor(fields, this.key);
+  }
+
+  /** Why a genuine cursor cannot be continued by this observer, if it cannot. */
+  private discontinuity(fields: CursorFields): MissedReason | undefined {
+    const id = this.identity;
+    if (!sameBytes(fields.instance, id.instance)) return "restarted";
+    if (fields.serverPid !== id.serverPid || fields.serverStart !== id.serverStart) return "server-restarted";
+    if (fields.panePid !== id.panePid) return "respawned";
+    if (fields.offset < this.offsetBase || fields.offset > this.applied || fields.seq > this.seq) {
+      return this.predecessor ?? "evicted";
+    }
+    return undefined;
+  }
+
+  private answer(fields: CursorFields | undefined, limits: ReadLimits): Delta {
+    const reason = fields ? this.discontinuity(fields) : undefined;
+    if (!fields || reason) return this.firstAnswer(limits, reason);
+
+    let missedBytes = 0;
+    let why: MissedReason | undefined;
+    if (this.oldestBreak && this.oldestBreak.seq > fields.seq) why = this.oldestBreak.reason;
+    for (const gap of this.breaks) {
+      if (gap.seq <= fields.seq) continue;
+      why ??= gap.reason;
+      missedBytes += gap.bytes;
+    }
+    const read = this.ring.read(fields.offset - this.offsetBase, this.applied - this.offsetBase);
+    let state = fields.strip;
+    if (read.missed > 0) {
+      why ??= "overflow";
+      missedBytes += read.missed;
+      state = initialStripState;
+    }
+    const stripped = stripEscapes(read.bytes, state);
+    this.stripMark = { offset: this.applied, state: stripped.state };
+    const changes = this.tracker.changedSince(fields.seq, this.screen);
+    if (changes.lostLines > 0) why ??= "overflow";
+
+    const limited = applyLimits(changes.rows, stripped.text, limits);
+    return {
+      paneId: this.paneId,
+      cursor: this.cursorFor(stripped.state),
+      first: false,
+      rows: limited.rows,
+      screen: this.geometry(),
+      raw: limited.raw,
+      rawBytes: this.applied - fields.offset - read.missed,
+      missed: why !== undefined,
+      missedBytes,
+      ...(why ? { reason: why } : {}),
+      closed: this.closedFlag,
+      streaming: this.streamingFlag,
+      truncated: limited.truncated,
+    };
+  }
+
+  /** The visible screen, down to the last non-blank row or the cursor row. */
+  private firstAnswer(limits: ReadLimits, reason?: MissedReason): Delta {
+    const geometry = this.geometry();
+    const texts = this.screen.visibleRows();
+    let last = geometry.cursorY;
+    for (let y = texts.length - 1; y > last; y--) {
+      if (texts[y] !== "") {
+        last = y;
+        break;
+      }
+    }
+    const rows: Row[] = texts.slice(0, last + 1).map((text, y) => ({ line: geometry.top + y, text }));
+    const limited = applyLimits(rows, "", limits);
+    return {
+      paneId: this.paneId,
+      cursor: this.cursorFor(this.stripStateAtEnd()),
+      first: true,
+      rows: limited.rows,
+      screen: geometry,
+      raw: "",
+      rawBytes: 0,
+      missed: reason !== undefined,
+      missedBytes: 0,
+      ...(reason ? { reason } : {}),
+      closed: this.closedFlag,
+      streaming: this.streamingFlag,
+      truncated: limited.truncated,
+    };
+  }
+}
+
+function isEmpty(delta: Delta): boolean {
+  return delta.rows.length === 0 && delta.raw === "" && !delta.missed && !delta.closed;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}

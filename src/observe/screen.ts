@@ -1,0 +1,203 @@
+// One headless terminal (xterm.js) per pane: applies a pane's bytes and answers what it shows,
+// with absolute line numbers that follow lines as they scroll and survive scrollback trimming.
+import xtermHeadless from "@xterm/headless";
+import unicode11 from "@xterm/addon-unicode11";
+import type { IBufferLine, IMarker, Terminal as XTerminal } from "@xterm/headless";
+import type { ScreenSnapshot } from "./snapshot.js";
+import { lineStyles, lineToAnsi } from "./style.js";
+
+const { Terminal } = xtermHeadless;
+
+export const DEFAULT_SCROLLBACK = 1000;
+
+export interface ScreenOptions {
+  cols: number;
+  rows: number;
+  /** Lines kept above the screen; the raw byte ring is the long memory (≈1.5 KiB a line at 80 cols). */
+  scrollback?: number;
+  /** Absolute number of the first line: a re-seeded screen continues after its predecessor's lines. */
+  lineBase?: number;
+}
+
+export class Screen {
+  private readonly term: XTerminal;
+  /** Lines trimmed off the top of the normal buffer's scrollback since the start. */
+  private trimmed = 0;
+  /** A marker near the bottom of the normal buffer: its line falls by one per trimmed line. */
+  private marker: IMarker | undefined;
+  private markerAbs = 0;
+  private pendingWrites = 0;
+  private readonly lineBase: number;
+
+  constructor(options: ScreenOptions) {
+    this.lineBase = options.lineBase ?? 0;
+    this.term = new Terminal({
+      cols: options.cols,
+      rows: options.rows,
+      scrollback: options.scrollback ?? DEFAULT_SCROLLBACK,
+      allowProposedApi: true,
+      // tmux sends what the pane's program wrote; the pty already turned \n into \r\n.
+      convertEol: false,
+    });
+    this.term.loadAddon(new unicode11.Unicode11Addon());
+    this.term.unicode.activeVersion = "11";
+    // xterm has no public trim event: count trims through a marker, re-placed before it can be
+    // trimmed itself (each scroll trims at most one line). Fires synchronously while parsing.
+    this.term.onScroll(() => this.followTrim());
+    this.placeMarker();
+  }
+
+  get cols(): number {
+    return this.term.cols;
+  }
+
+  get rows(): number {
+    return this.term.rows;
+  }
+
+  get alternate(): boolean {
+    return this.term.buffer.active.type === "alternate";
+  }
+
+  /** Absolute line number of screen row 0 (the normal buffer's, frozen while the alternate is shown). */
+  get top(): number {
+    this.followTrim();
+    return this.lineBase + this.trimmed + this.term.buffer.normal.baseY;
+  }
+
+  /** Oldest absolute line still held in the normal buffer. */
+  get firstLine(): number {
+    this.followTrim();
+    return this.lineBase + this.trimmed;
+  }
+
+  get cursorX(): number {
+    return this.term.buffer.active.cursorX;
+  }
+
+  get cursorY(): number {
+    return this.term.buffer.active.cursorY;
+  }
+
+  /** True while written data has not been applied yet. */
+  get busy(): boolean {
+    return this.pendingWrites > 0;
+  }
+
+  /**
+   * Queues data (xterm 6 parses asynchronously). `onApplied` runs synchronously right after this
+   * chunk is parsed and before the next one is, so the screen then shows exactly the data so far.
+   */
+  write(data: Uint8Array | string, onApplied?: () => void): void {
+    this.pendingWrites++;
+    this.term.write(data, () => {
+      this.pendingWrites--;
+      onApplied?.();
+    });
+  }
+
+  /** Resolves once everything written so far has been applied. */
+  flush(): Promise<void> {
+    return new Promise((resolve) => this.write("", resolve));
+  }
+
+  resize(cols: number, rows: number): void {
+    if (cols === this.cols && rows === this.rows) return;
+    this.followTrim();
+    this.term.resize(cols, rows);
+    // A resize may trim or reflow lines: re-anchor the trim count on a fresh marker.
+    this.followTrim();
+    this.placeMarker();
+  }
+
+  /** Text of the visible row `y` (0-based) of the active buffer, trailing blanks removed. */
+  rowText(y: number): string {
+    const buffer = this.term.buffer.active;
+    return textOf(buffer.getLine(buffer.baseY + y), this.cols);
+  }
+
+  /** Text of an absolute line: a screen row, or a normal-buffer history line; undefined if trimmed. */
+  lineText(line: number): string | undefined {
+    const top = this.top;
+    if (line >= top && line < top + this.rows) return this.rowText(line - top);
+    const index = line - this.lineBase - this.trimmed;
+    if (line >= top || index < 0) return undefined;
+    return textOf(this.term.buffer.normal.getLine(index), this.cols);
+  }
+
+  /** The visible rows as text. */
+  visibleRows(): string[] {
+    const rows: string[] = [];
+    for (let y = 0; y < this.rows; y++) rows.push(this.rowText(y));
+    return rows;
+  }
+
+  /** The last `count` history lines of the normal buffer (oldest first), then nothing else. */
+  historyRows(count: number): string[] {
+    const buffer = this.term.buffer.normal;
+    const from = Math.max(0, buffer.baseY - count);
+    const lines: string[] = [];
+    for (let i = from; i < buffer.baseY; i++) lines.push(textOf(buffer.getLine(i), this.cols));
+    return lines;
+  }
+
+  /** Visible rows with their colours and attributes as SGR escape sequences. */
+  visibleRowsAnsi(): string[] {
+    const buffer = this.term.buffer.active;
+    const cell = buffer.getNullCell();
+    const rows: string[] = [];
+    for (let y = 0; y < this.rows; y++) {
+      const line = buffer.getLine(buffer.baseY + y);
+      rows.push(line ? lineToAnsi(line, this.cols, cell) : "");
+    }
+    return rows;
+  }
+
+  snapshot(): ScreenSnapshot {
+    const buffer = this.term.buffer.active;
+    const cell = buffer.getNullCell();
+    const lines: string[] = [];
+    const styles: ScreenSnapshot["styles"] = [];
+    for (let y = 0; y < this.rows; y++) {
+      const line = buffer.getLine(buffer.baseY + y);
+      lines.push(textOf(line, this.cols));
+      if (line) styles.push(...lineStyles(line, y, this.cols, cell));
+    }
+    return {
+      cols: this.cols,
+      rows: this.rows,
+      cursorX: this.cursorX,
+      cursorY: this.cursorY,
+      alternate: this.alternate,
+      lines,
+      styles,
+    };
+  }
+
+  dispose(): void {
+    this.marker?.dispose();
+    this.term.dispose();
+  }
+
+  private placeMarker(): void {
+    if (this.alternate) return; // markers are not available in the alternate buffer (xterm 6.0)
+    this.marker?.dispose();
+    // registerMarker(offset) is relative to the cursor row; anchor at the bottom screen row.
+    const normal = this.term.buffer.normal;
+    this.marker = this.term.registerMarker(this.rows - 1 - normal.cursorY);
+    if (this.marker) this.markerAbs = this.trimmed + this.marker.line;
+  }
+
+  private followTrim(): void {
+    const marker = this.marker;
+    if (!marker || marker.isDisposed) return;
+    this.trimmed = this.markerAbs - marker.line;
+    if (marker.line < this.rows && !this.alternate) this.placeMarker();
+  }
+}
+
+function textOf(line: IBufferLine | undefined, cols: number): string {
+  // Pass cols: after a shrink, stale cells beyond the new width remain in the line (xterm 6.0).
+  // Written spaces are content to xterm; trim them too, as capture-pane -p does.
+  return line ? line.translateToString(true, 0, cols).replace(/ +$/, "") : "";
+}

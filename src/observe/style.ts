@@ -1,0 +1,143 @@
+// Cell attributes of a rendered line: as sparse style runs (golden files) or as SGR sequences
+// (capture_pane with colours). Reads xterm cells; knows nothing of panes or tmux.
+import type { IBufferCell, IBufferLine } from "@xterm/headless";
+import type { Colour, StyleRun } from "./snapshot.js";
+
+// xterm's colour modes (IBufferCell.getFgColorMode): 0 default, 0x1000000 palette 16, 0x2000000 palette 256, 0x3000000 RGB.
+const CM_RGB = 0x3000000;
+
+interface Attrs {
+  fg: Colour;
+  bg: Colour;
+  bold: boolean;
+  dim: boolean;
+  italic: boolean;
+  underline: boolean;
+  inverse: boolean;
+  strikethrough: boolean;
+}
+
+function colourOf(mode: number, value: number): Colour {
+  if (mode === 0) return { kind: "default" };
+  if (mode === CM_RGB) return { kind: "rgb", rgb: value };
+  return { kind: "palette", index: value };
+}
+
+function attrsOf(cell: IBufferCell): Attrs {
+  return {
+    fg: colourOf(cell.getFgColorMode(), cell.getFgColor()),
+    bg: colourOf(cell.getBgColorMode(), cell.getBgColor()),
+    bold: cell.isBold() !== 0,
+    dim: cell.isDim() !== 0,
+    italic: cell.isItalic() !== 0,
+    underline: cell.isUnderline() !== 0,
+    inverse: cell.isInverse() !== 0,
+    strikethrough: cell.isStrikethrough() !== 0,
+  };
+}
+
+function sameColour(a: Colour, b: Colour): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === "palette" && b.kind === "palette") return a.index === b.index;
+  if (a.kind === "rgb" && b.kind === "rgb") return a.rgb === b.rgb;
+  return true;
+}
+
+function sameAttrs(a: Attrs, b: Attrs): boolean {
+  return (
+    sameColour(a.fg, b.fg) &&
+    sameColour(a.bg, b.bg) &&
+    a.bold === b.bold &&
+    a.dim === b.dim &&
+    a.italic === b.italic &&
+    a.underline === b.underline &&
+    a.inverse === b.inverse &&
+    a.strikethrough === b.strikethrough
+  );
+}
+
+function isPlain(a: Attrs): boolean {
+  return (
+    a.fg.kind === "default" &&
+    a.bg.kind === "default" &&
+    !a.bold &&
+    !a.dim &&
+    !a.italic &&
+    !a.underline &&
+    !a.inverse &&
+    !a.strikethrough
+  );
+}
+
+function runOf(row: number, start: number, end: number, a: Attrs): StyleRun {
+  const run: StyleRun = { row, start, end };
+  if (a.fg.kind !== "default") run.fg = a.fg;
+  if (a.bg.kind !== "default") run.bg = a.bg;
+  for (const flag of ["bold", "dim", "italic", "underline", "inverse", "strikethrough"] as const) {
+    if (a[flag]) run[flag] = true;
+  }
+  return run;
+}
+
+/** Runs of cells on one line that share a non-default style. */
+export function lineStyles(line: IBufferLine, row: number, cols: number, cell: IBufferCell): StyleRun[] {
+  const runs: StyleRun[] = [];
+  let current: Attrs | undefined;
+  let start = 0;
+  const width = Math.min(cols, line.length);
+  for (let x = 0; x <= width; x++) {
+    const attrs = x < width && line.getCell(x, cell) ? attrsOf(cell) : undefined;
+    if (current && attrs && sameAttrs(current, attrs)) continue;
+    if (current && !isPlain(current)) runs.push(runOf(row, start, x, current));
+    current = attrs;
+    start = x;
+  }
+  return runs;
+}
+
+function sgrColour(c: Colour, base: 30 | 40): string {
+  if (c.kind === "default") return String(base + 9);
+  if (c.kind === "rgb") return `${base + 8};2;${(c.rgb >> 16) & 255};${(c.rgb >> 8) & 255};${c.rgb & 255}`;
+  if (c.index < 8) return String(base + c.index);
+  if (c.index < 16) return String(base + 60 + c.index - 8);
+  return `${base + 8};5;${c.index}`;
+}
+
+function sgr(a: Attrs): string {
+  const parts = ["0"];
+  if (a.bold) parts.push("1");
+  if (a.dim) parts.push("2");
+  if (a.italic) parts.push("3");
+  if (a.underline) parts.push("4");
+  if (a.inverse) parts.push("7");
+  if (a.strikethrough) parts.push("9");
+  if (a.fg.kind !== "default") parts.push(sgrColour(a.fg, 30));
+  if (a.bg.kind !== "default") parts.push(sgrColour(a.bg, 40));
+  return `\x1b[${parts.join(";")}m`;
+}
+
+/** The line as text with SGR sequences where the style changes; trailing plain blanks removed. */
+export function lineToAnsi(line: IBufferLine, cols: number, cell: IBufferCell): string {
+  const width = Math.min(cols, line.length);
+  // Keep cells up to the last one that shows something (a character or a coloured background).
+  let last = -1;
+  for (let x = 0; x < width; x++) {
+    if (!line.getCell(x, cell)) continue;
+    if (cell.getChars() !== "" && cell.getChars() !== " ") last = x;
+    else if (!isPlain(attrsOf(cell))) last = x;
+  }
+  let out = "";
+  let current: Attrs | undefined;
+  for (let x = 0; x <= last; x++) {
+    if (!line.getCell(x, cell)) continue;
+    if (cell.getWidth() === 0) continue; // the second half of a wide character
+    const attrs = attrsOf(cell);
+    if (!current || !sameAttrs(current, attrs)) {
+      out += isPlain(attrs) && current ? "\x1b[0m" : isPlain(attrs) ? "" : sgr(attrs);
+      current = attrs;
+    }
+    out += cell.getChars() || " ";
+  }
+  if (current && !isPlain(current)) out += "\x1b[0m";
+  return out;
+}

@@ -1,0 +1,123 @@
+// The hub against a real, private tmux server: seeding, deltas, alternate screen, mid-stream watch.
+import { randomBytes } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Delta } from "../../src/observe/delta.js";
+import { Hub } from "../../src/watch/hub.js";
+import { killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";
+
+const hubs: Hub[] = [];
+afterEach(async () => {
+  await Promise.all(hubs.splice(0).map((hub) => hub.close()));
+  await killAllServers();
+});
+
+function hubFor(test: TestServer, options: Partial<ConstructorParameters<typeof Hub>[0]> = {}): Hub {
+  const hub = new Hub({ server: test.server, key: randomBytes(32), ...options });
+  hubs.push(hub);
+  return hub;
+}
+
+async function paneOf(test: TestServer): Promise<string> {
+  const [pane] = await test.run(["display-message", "-p", "-t", test.session, "#{pane_id}"]);
+  return pane ?? "";
+}
+
+async function screenOf(test: TestServer, pane: string): Promise<string[]> {
+  const lines = await test.run(["capture-pane", "-p", "-t", pane]);
+  return lines;
+}
+
+/** Reads with waitMs until `done(delta)`; returns every delta. */
+async function readUntil(hub: Hub, start: Delta, done: (delta: Delta) => boolean, limit = 200): Promise<Delta[]> {
+  const deltas: Delta[] = [];
+  let cursor = start.cursor;
+  for (let i = 0; i < limit; i++) {
+    const delta = await hub.capture({ cursor, waitMs: 5000 });
+    deltas.push(delta);
+    cursor = delta.cursor;
+    if (done(delta)) return deltas;
+  }
+  throw new Error("readUntil: condition never held");
+}
+
+describe("Hub", () => {
+  it("the first read of a pane that already has content shows tmux's screen", async () => {
+    const test = await startServer({ cols: 60, rows: 8, command: "printf 'one\\ntwo\\n\\033[31mred\\033[0m three'; sleep 60" });
+    const pane = await paneOf(test);
+    await waitFor(async () => (await screenOf(test, pane)).some((l) => l.includes("three")));
+    const hub = hubFor(test);
+    const first = await hub.capture({ paneId: pane });
+    expect(first.first).toBe(true);
+    expect(first.rows.map((r) => r.text)).toEqual(["one", "two", "red three"]);
+    expect(first.screen).toMatchObject({ cols: 60, rows: 8, cursorX: 9, cursorY: 2, alternate: false });
+  });
+
+  it("a progress bar is one changed row, a scrolling log its new lines", async () => {
+    const test = await startServer({ cols: 40, rows: 6, command: "sh", env: { PS1: "$ " } });
+    const pane = await paneOf(test);
+    const hub = hubFor(test);
+    const start = await hub.capture({ paneId: pane });
+    await test.run(["send-keys", "-t", pane, "-l", "clear; for i in $(seq 1 50); do printf '\\r%d%%' $i; done; echo; echo done\n"]);
+    const bar = await readUntil(hub, start, (d) => d.rows.some((r) => r.text === "done"));
+    const barRows = new Map(bar.flatMap((d) => d.rows).map((r) => [r.line, r.text]));
+    expect([...barRows.values()].filter((t) => /%$|^done$/.test(t))).toEqual(["50%", "done"]);
+    const before = bar[bar.length - 1] as Delta;
+    await test.run(["send-keys", "-t", pane, "-l", "seq 1 30\n"]);
+    const log = await readUntil(hub, before, (d) => d.rows.some((r) => r.text === "30"));
+    const logRows = log.flatMap((d) => d.rows).filter((r) => /^\d+$/.test(r.text));
+    expect(logRows.map((r) => r.text)).toEqual(Array.from({ length: 30 }, (_, i) => String(i + 1)));
+    // Absolute line numbers: consecutive, so the log's lines are reported once each, never the screen again.
+    const lines = logRows.map((r) => r.line);
+    expect(lines).toEqual(Array.from({ length: 30 }, (_, i) => (lines[0] ?? 0) + i));
+  });
+
+  it("a pane whose process is replaced answers an old cursor as missed, respawned", async () => {
+    const test = await startServer({ cols: 40, rows: 6, command: "echo first; sleep 60" });
+    const pane = await paneOf(test);
+    const hub = hubFor(test);
+    const old = await hub.capture({ paneId: pane });
+    await test.run(["respawn-pane", "-k", "-t", pane, "echo second; sleep 60"]);
+    await waitFor(async () => (await screenOf(test, pane)).includes("second"));
+    const delta = await hub.capture({ cursor: old.cursor });
+    expect(delta).toMatchObject({ missed: true, reason: "respawned", first: true });
+    expect(delta.rows.map((r) => r.text)).toContain("second");
+  });
+
+  it("vim opening is flagged alternate with the whole screen, and the screen equals tmux's", async () => {
+    const test = await startServer({ cols: 50, rows: 10, command: "sh", env: { PS1: "$ ", TERM: "xterm-256color" } });
+    const pane = await paneOf(test);
+    const hub = hubFor(test);
+    const start = await hub.capture({ paneId: pane });
+    await test.run(["send-keys", "-t", pane, "-l", "vim -u NONE -N /dev/null\n"]);
+    const deltas = await readUntil(hub, start, (d) => d.screen.alternate && d.rows.some((r) => r.text.startsWith("~")));
+    const last = deltas[deltas.length - 1];
+    expect(last?.screen.alternate).toBe(true);
+    await waitFor(async () => {
+      const tmux = await screenOf(test, pane);
+      const ours = (await (await hub.observer(pane)).screenText()).rows;
+      return JSON.stringify(tmux.map((l) => l.trimEnd())) === JSON.stringify(ours);
+    }, 5000, "rendered rows equal to capture-pane -p");
+  });
+
+  it("watching mid-stream sees every numbered line exactly once", async () => {
+    const test = await startServer({ cols: 40, rows: 10, command: "sh" });
+    const pane = await paneOf(test);
+    await test.run(["send-keys", "-t", pane, "-l", "i=0; while [ $i -lt 60000 ]; do i=$((i+1)); echo $i; done; echo END\n"]);
+    await waitFor(async () => (await screenOf(test, pane)).some((l) => /^\d{3,}$/.test(l)), 10_000, "numbers on screen");
+    const hub = hubFor(test);
+    const first = await hub.capture({ paneId: pane });
+    const deltas = await readUntil(hub, first, (d) => d.raw.includes("END"), 5000);
+    expect(deltas.every((d) => !d.missed)).toBe(true);
+    const text = first.rows.map((r) => r.text).join("\n") + deltas.map((d) => d.raw).join("");
+    const numbers = text.split("\n").filter((l) => /^\d+$/.test(l)).map(Number);
+    const firstNumber = numbers[0] ?? 0;
+    expect(firstNumber).toBeGreaterThan(1);
+    expect(numbers).toEqual(Array.from({ length: 60000 - firstNumber + 1 }, (_, i) => firstNumber + i));
+  });
+
+  it("an unknown pane is an error that says how to find panes", async () => {
+    const test = await startServer();
+    const hub = hubFor(test);
+    await expect(hub.capture({ paneId: "%999" })).rejects.toThrow(/list_panes/);
+  });
+});

@@ -1,0 +1,180 @@
+// The pane observer: deltas since a cursor, in raw and rendered form, and every discontinuity flagged.
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { isPanescopeError } from "../../src/errors.js";
+import { PaneObserver, type PaneIdentity } from "../../src/observe/pane.js";
+
+const key = randomBytes(32);
+const identity: PaneIdentity = { paneId: "%3", panePid: 4242, serverPid: 99, serverStart: 1_700_000_000, instance: randomBytes(8) };
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+function observer(options: Partial<ConstructorParameters<typeof PaneObserver>[0]> = {}): PaneObserver {
+  return new PaneObserver({ identity, cols: 40, rows: 6, key, ...options });
+}
+
+describe("PaneObserver", () => {
+  it("first read returns the visible screen and a cursor; a read with nothing new is empty", async () => {
+    const pane = observer();
+    pane.ingest(bytes("$ echo hi\r\nhi\r\n$ "));
+    const first = await pane.read();
+    expect(first.first).toBe(true);
+    expect(first.rows.map((r) => r.text)).toEqual(["$ echo hi", "hi", "$"]);
+    expect(first.screen).toMatchObject({ cols: 40, rows: 6, top: 0, cursorX: 2, cursorY: 2, alternate: false });
+    const again = await pane.read(first.cursor);
+    expect(again).toMatchObject({ first: false, rows: [], raw: "", rawBytes: 0, missed: false, closed: false });
+    expect(again.cursor.length).toBeLessThan(200);
+  });
+
+  it("a progress bar gives one changed row and its frames in raw", async () => {
+    const pane = observer();
+    const start = await pane.read();
+    for (let i = 1; i <= 100; i++) pane.ingest(bytes(`\r\x1b[32m${i}%\x1b[0m`));
+    const delta = await pane.read(start.cursor);
+    expect(delta.rows).toEqual([{ line: 0, text: "100%" }]);
+    expect(delta.raw.split("\r").filter(Boolean)).toHaveLength(100);
+    expect(delta.raw).not.toContain("32m");
+  });
+
+  it("raw text never begins with an escape fragment or a broken character across reads", async () => {
+    const pane = observer();
+    const start = await pane.read();
+    pane.ingest(bytes("\x1b[1;3"));
+    pane.ingest(Uint8Array.of(0xe6)); // not part of the escape: ends it, then half of 日
+    const mid = await pane.read(start.cursor);
+    pane.ingest(Uint8Array.of(0x97, 0xa5));
+    pane.ingest(bytes("2mhello"));
+    const end = await pane.read(mid.cursor);
+    expect(mid.raw + end.raw).toBe("日2mhello");
+    const pane2 = observer();
+    const s2 = await pane2.read();
+    pane2.ingest(bytes("\x1b[1;3"));
+    const m2 = await pane2.read(s2.cursor);
+    pane2.ingest(bytes("2mhello"));
+    expect(m2.raw + (await pane2.read(m2.cursor)).raw).toBe("hello");
+  });
+
+  it("reading an offset evicted from the ring reports exactly the missed bytes", async () => {
+    const pane = observer({ ringBytes: 64 * 1024 });
+    const start = await pane.read();
+    const chunk = bytes("x".repeat(1023) + "\n");
+    for (let i = 0; i < 100; i++) pane.ingest(chunk);
+    const delta = await pane.read(start.cursor);
+    expect(delta.missed).toBe(true);
+    expect(delta.reason).toBe("overflow");
+    expect(delta.missedBytes).toBe(100 * 1024 - 64 * 1024);
+    expect(delta.rawBytes).toBe(64 * 1024);
+  });
+
+  it("a cursor of an earlier panescope process is answered as missed, restarted, with the screen", async () => {
+    const before = observer({ identity: { ...identity, instance: randomBytes(8) } });
+    before.ingest(bytes("old"));
+    const old = await before.read();
+    const now = observer();
+    now.ingest(bytes("current"));
+    const delta = await now.read(old.cursor);
+    expect(delta).toMatchObject({ first: true, missed: true, reason: "restarted", rows: [{ line: 0, text: "current" }] });
+  });
+
+  it("server restart and pane respawn are named as such", async () => {
+    const old = await observer().read();
+    expect((await observer({ identity: { ...identity, serverStart: 1 } }).read(old.cursor)).reason).toBe("server-restarted");
+    expect((await observer({ identity: { ...identity, panePid: 1 } }).read(old.cursor)).reason).toBe("respawned");
+  });
+
+  it("a cursor from before an observer was re-created is answered as evicted", async () => {
+    const before = observer();
+    before.ingest(bytes("abc"));
+    const old = await before.read();
+    const after = observer({ startOffset: 1000, startSeq: 1000, predecessor: "evicted" });
+    expect((await after.read(old.cursor)).reason).toBe("evicted");
+  });
+
+  it("a cursor of another pane and an altered cursor are errors", async () => {
+    const pane = observer();
+    const other = await observer({ identity: { ...identity, paneId: "%4" } }).read();
+    await expect(pane.read(other.cursor)).rejects.toSatisfy((e) => isPanescopeError(e, "cursor-other-pane"));
+    const mine = (await pane.read()).cursor;
+    const altered = mine.slice(0, 5) + (mine[5] === "A" ? "B" : "A") + mine.slice(6);
+    await expect(pane.read(altered)).rejects.toSatisfy((e) => isPanescopeError(e, "cursor-tampered") || isPanescopeError(e, "cursor-malformed"));
+  });
+
+  it("a pause re-seeds the screen, keeps line numbers increasing and flags the gap", async () => {
+    const pane = observer();
+    pane.ingest(bytes("a\r\nb"));
+    const start = await pane.read();
+    pane.reseed({ cols: 40, rows: 6, lines: ["fresh", "", "", "", "", ""], cursorX: 5, cursorY: 0 }, "paused");
+    const delta = await pane.read(start.cursor);
+    expect(delta).toMatchObject({ missed: true, reason: "paused" });
+    expect(delta.rows[0]).toEqual({ line: 6, text: "fresh" });
+    expect(delta.screen.top).toBe(6);
+  });
+
+  it("seeding an alternate screen shows it and restores the saved normal screen when the program leaves", async () => {
+    const pane = observer();
+    pane.seed({
+      cols: 40,
+      rows: 6,
+      lines: ["$ vim", "", "", "", "", ""],
+      cursorX: 0,
+      cursorY: 0,
+      alternate: { lines: ["hello", "~", "~", "~", "~", "\"f\" 1L"], savedX: 0, savedY: 1 },
+    });
+    const first = await pane.read();
+    expect(first.screen.alternate).toBe(true);
+    expect(first.rows.map((r) => r.text)).toEqual(["hello", "~", "~", "~", "~", "\"f\" 1L"]);
+    pane.ingest(bytes("\x1b[?1049l$ "));
+    const after = await pane.read(first.cursor);
+    expect(after.screen.alternate).toBe(false);
+    expect(after.rows.map((r) => r.text)).toEqual(["$ vim", "$", "", "", "", ""]);
+  });
+
+  it("maxLines keeps the bottom rows and says how many were cut; maxBytes keeps the newest raw", async () => {
+    const pane = observer();
+    const start = await pane.read();
+    pane.ingest(bytes("one\r\ntwo\r\nthree\r\n"));
+    const delta = await pane.read(start.cursor, { maxLines: 2 });
+    expect(delta.rows.map((r) => r.text)).toEqual(["two", "three"]);
+    expect(delta.truncated).toEqual({ rows: 1, rawChars: 0 });
+    const pane2 = observer();
+    const s2 = await pane2.read();
+    pane2.ingest(bytes("0123456789"));
+    const d2 = await pane2.read(s2.cursor, { maxBytes: 14 });
+    expect(d2.rows).toEqual([{ line: 0, text: "0123456789" }]);
+    expect(d2.raw).toBe("789");
+    expect(d2.truncated).toEqual({ rows: 0, rawChars: 7 });
+  });
+
+  it("waitForChange returns as soon as output is applied, long before its deadline", async () => {
+    const pane = observer();
+    const start = await pane.read();
+    const began = Date.now();
+    const waiting = pane.waitForChange(start.cursor, 20_000);
+    setTimeout(() => pane.ingest(bytes("ready")), 20);
+    const delta = await waiting;
+    expect(delta.rows).toEqual([{ line: 0, text: "ready" }]);
+    expect(Date.now() - began).toBeLessThan(10_000);
+  });
+
+  it("waitForChange ends on abort, on timeout with an empty delta, and on close", async () => {
+    const pane = observer();
+    const start = await pane.read();
+    const controller = new AbortController();
+    const aborted = pane.waitForChange(start.cursor, 60_000, controller.signal);
+    controller.abort();
+    expect((await aborted).rows).toEqual([]);
+    expect((await pane.waitForChange(start.cursor, 10)).rows).toEqual([]);
+    const closing = pane.waitForChange(start.cursor, 60_000);
+    pane.markClosed();
+    expect((await closing).closed).toBe(true);
+  });
+
+  it("rows follow a resize: the whole screen is reported at the new size", async () => {
+    const pane = observer();
+    pane.ingest(bytes("abc"));
+    const start = await pane.read();
+    pane.resize(20, 3);
+    const delta = await pane.read(start.cursor);
+    expect(delta.screen).toMatchObject({ cols: 20, rows: 3 });
+    expect(delta.rows.map((r) => r.text)).toEqual(["abc", "", ""]);
+  });
+});

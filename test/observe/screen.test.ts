@@ -1,0 +1,84 @@
+// The headless screen: absolute line numbers, history, alternate buffer, styles.
+import { describe, expect, it } from "vitest";
+import { Screen } from "../../src/observe/screen.js";
+
+async function written(screen: Screen, data: string): Promise<void> {
+  screen.write(data);
+  await screen.flush();
+}
+
+function lines(count: number, from = 0): string {
+  return Array.from({ length: count }, (_, i) => `line ${from + i}`).join("\r\n");
+}
+
+describe("Screen", () => {
+  it("numbers lines absolutely, so screen row 0 follows the scroll", async () => {
+    const screen = new Screen({ cols: 20, rows: 4 });
+    await written(screen, lines(10));
+    expect(screen.top).toBe(6);
+    expect(screen.visibleRows()).toEqual(["line 6", "line 7", "line 8", "line 9"]);
+    expect(screen.lineText(2)).toBe("line 2");
+  });
+
+  it("keeps line numbers after the scrollback is trimmed", async () => {
+    const screen = new Screen({ cols: 20, rows: 4, scrollback: 5 });
+    await written(screen, lines(5000));
+    expect(screen.top).toBe(4996);
+    expect(screen.firstLine).toBe(4991);
+    expect(screen.lineText(4991)).toBe("line 4991");
+    expect(screen.lineText(4990)).toBeUndefined();
+    expect(screen.rowText(3)).toBe("line 4999");
+  });
+
+  it("counts a huge single write of newlines exactly", async () => {
+    const screen = new Screen({ cols: 10, rows: 3, scrollback: 2 });
+    await written(screen, "x" + "\r\n".repeat(100_000) + "end");
+    expect(screen.top).toBe(100_000 - 2);
+    expect(screen.rowText(2)).toBe("end");
+  });
+
+  it("freezes top while the alternate screen is shown and restores the normal one", async () => {
+    const screen = new Screen({ cols: 20, rows: 3 });
+    await written(screen, lines(5));
+    const top = screen.top;
+    await written(screen, "\x1b[?1049h\x1b[Hfull screen");
+    expect(screen.alternate).toBe(true);
+    expect(screen.top).toBe(top);
+    expect(screen.rowText(0)).toBe("full screen");
+    await written(screen, "\x1b[?1049l");
+    expect(screen.alternate).toBe(false);
+    expect(screen.visibleRows()).toEqual(["line 2", "line 3", "line 4"]);
+  });
+
+  it("continues numbering after its predecessor when given a line base", async () => {
+    const screen = new Screen({ cols: 20, rows: 3, lineBase: 100 });
+    await written(screen, lines(4));
+    expect(screen.top).toBe(101);
+    expect(screen.lineText(100)).toBe("line 0");
+  });
+
+  it("reads rows at the new width after a shrink", async () => {
+    const screen = new Screen({ cols: 20, rows: 3 });
+    await written(screen, "\x1b[?7l0123456789abcdefghij");
+    screen.resize(10, 3);
+    expect(screen.rowText(0).length).toBeLessThanOrEqual(10);
+  });
+
+  it("reports colours as sparse style runs and as SGR text", async () => {
+    const screen = new Screen({ cols: 20, rows: 2 });
+    await written(screen, "plain \x1b[1;31mred\x1b[0m \x1b[48;2;255;136;0mrgb\x1b[0m");
+    const snap = screen.snapshot();
+    expect(snap.lines[0]).toBe("plain red rgb");
+    expect(snap.styles).toEqual([
+      { row: 0, start: 6, end: 9, fg: { kind: "palette", index: 1 }, bold: true },
+      { row: 0, start: 10, end: 13, bg: { kind: "rgb", rgb: 0xff8800 } },
+    ]);
+    expect(screen.visibleRowsAnsi()[0]).toBe("plain \x1b[0;1;31mred\x1b[0m \x1b[0;48;2;255;136;0mrgb\x1b[0m");
+  });
+
+  it("measures wide characters with unicode 11 widths", async () => {
+    const screen = new Screen({ cols: 10, rows: 2 });
+    await written(screen, "日本x");
+    expect(screen.cursorX).toBe(5);
+  });
+});
