@@ -1,0 +1,79 @@
+// `panescope demo`: the main job in a new user's first minute. Starts a private tmux server, runs
+// a progress bar and a full-screen dashboard, prints successive capture_since answers (rendered
+// rows beside raw output), then removes the server.
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { setTimeout as sleep } from "node:timers/promises";
+import { TmuxServer } from "../tmux/server.js";
+import { Hub } from "../watch/hub.js";
+import { renderDelta } from "./render.js";
+
+const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+
+export async function main(_args: string[]): Promise<number> {
+  const name = `panescope-demo-${process.pid}-${randomBytes(3).toString("hex")}`;
+  const server = new TmuxServer({ socketName: name });
+  const out = (text = ""): boolean => process.stdout.write(`${text}\n`);
+  const hub = new Hub({ server, warn: (message) => process.stderr.write(`${message}\n`) });
+  let socket: string | undefined;
+  const cleanup = async (): Promise<void> => {
+    await hub.close().catch(() => undefined);
+    await server.run(["kill-server"]).catch(() => undefined);
+    // tmux 3.3a leaves its socket file behind after kill-server.
+    if (socket) rmSync(socket, { force: true });
+  };
+  const onSignal = (): void => void cleanup().then(() => process.exit(130));
+  process.once("SIGINT", onSignal);
+  try {
+    out(`panescope demo: a private tmux server (-L ${name}) with two panes.`);
+    out("Each answer shows the rendered rows that changed (left) beside the raw output stream (right).");
+    out();
+    const [progressPane] = await server.run([
+      "-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "demo", "-x", "100", "-y", "12",
+      "--", process.execPath, here("./progress.js"),
+    ]);
+    const [dashboardPane] = await server.run([
+      "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "demo", "--", process.execPath, here("./dashboard.js"),
+    ]);
+    if (!progressPane || !dashboardPane) throw new Error("tmux did not report the demo panes");
+    [socket] = await server.run(["display-message", "-p", "#{socket_path}"]);
+
+    const cursors = new Map<string, string>();
+    // Programs take a moment to start: wait (event-driven) until each has painted something.
+    const painted = async (pane: string, text: string): Promise<void> => {
+      let delta = await hub.capture({ paneId: pane });
+      for (let i = 0; i < 50 && !delta.rows.some((row) => row.text.includes(text)); i++) {
+        const next = await hub.capture({ cursor: delta.cursor, waitMs: 200 });
+        if (next.rows.some((row) => row.text.includes(text))) break;
+        delta = next;
+      }
+    };
+    await painted(progressPane, "fetch");
+    await painted(dashboardPane, "tick");
+    const show = async (pane: string, title: string, waitMs = 0): Promise<void> => {
+      const cursor = cursors.get(pane);
+      const delta = await hub.capture({ paneId: pane, ...(cursor ? { cursor } : {}), waitMs });
+      cursors.set(pane, delta.cursor);
+      out(renderDelta(title, delta));
+      out();
+    };
+
+    await show(progressPane, "progress bar");
+    const [pid] = await server.run(["display-message", "-p", "-t", progressPane, "#{pane_pid}"]);
+    process.kill(Number(pid), "SIGUSR1");
+    await sleep(1200);
+    await show(progressPane, "progress bar, 1.2 s later: ~20 frames drawn over one row");
+    await sleep(1800);
+    await show(progressPane, "progress bar, finished");
+    await show(dashboardPane, "dashboard (full-screen, alternate screen)");
+    await sleep(1000);
+    await show(dashboardPane, "dashboard, 1 s later: only the rows that changed");
+    await show(dashboardPane, "dashboard, waiting up to 2 s for the next repaint", 2000);
+    out("An agent gets the same answers from the MCP tool capture_since (see README: MCP setup).");
+    return 0;
+  } finally {
+    process.off("SIGINT", onSignal);
+    await cleanup();
+  }
+}

@@ -1,0 +1,17 @@
+// Demo program: a download-style progress bar redrawn in place with `\r` and colours.
+const total = 40;
+let step = 0;
+
+function frame(): void {
+  const filled = Math.round((step / total) * 20);
+  const bar = "#".repeat(filled).padEnd(20, ".");
+  const percent = String(Math.round((step / total) * 100)).padStart(3);
+  process.stdout.write(`\r\x1b[36mdownloading\x1b[0m [\x1b[32m${bar}\x1b[0m] ${percent}%`);
+  if (step++ < total) setTimeout(frame, 60);
+  else process.stdout.write("\r\n\x1b[1mdone\x1b[0m: 40 MiB in 2.4 s\r\n");
+}
+
+process.stdout.write("$ fetch big-file.tar\r\n");
+// Start on SIGUSR1, so the demo can show the screen before the first frame.
+process.once("SIGUSR1", frame);
+setTimeout(() => undefined, 60_000); // stay alive so the pane stays readable

@@ -1,0 +1,125 @@
+// The cursor codec: what a reader hands back to continue a watch, compact and authenticated.
+// Layout (then base64url, no padding):
+//   version (1) · instance (8) · varints: serverPid, serverStart, pane, panePid, offset, seq
+//   · strip state (1–4, self-delimiting) · HMAC-SHA256 over all of the above, first 16 bytes
+// Varints are unsigned LEB128, canonical, ≤ 2^53 − 1. Typical tokens are about 60 characters.
+// Structure is checked before the tag, so a cut or extended token reads as malformed and a token
+// with the right shape but altered content as tampered; either way one changed character fails.
+
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { PanescopeError } from "../errors.js";
+import { decodeStripState, encodeStripState, type StripState } from "./strip.js";
+
+export interface CursorFields {
+  /** Random id of the panescope process that issued the cursor (see instance.ts). */
+  instance: Uint8Array;
+  serverPid: number;
+  /** tmux server start time, unix seconds. */
+  serverStart: number;
+  /** N of the pane id %N. */
+  pane: number;
+  panePid: number;
+  /** Absolute byte offset in the pane's output stream. */
+  offset: number;
+  /** Render sequence number of the pane's screen. */
+  seq: number;
+  /** Escape-stripper state at `offset`, so the next read starts clean mid-sequence. */
+  strip: StripState;
+}
+
+export const CURSOR_VERSION = 1;
+const TAG_BYTES = 16;
+const INSTANCE_BYTES = 8; // as instance.ts; not imported, to keep the codec free of process state
+const MAX_TOKEN_CHARS = 200;
+const MALFORMED = "cursor is not a panescope cursor: omit cursor to start watching again";
+const TAMPERED = "cursor was altered or belongs to another panescope key: omit cursor to start again";
+
+export function encodeCursor(fields: CursorFields, key: Uint8Array): string {
+  checkKey(key);
+  if (fields.instance.length !== INSTANCE_BYTES) {
+    throw new PanescopeError("internal", `cursor instance id must be ${INSTANCE_BYTES} bytes`);
+  }
+  const bytes: number[] = [CURSOR_VERSION, ...fields.instance];
+  for (const name of ["serverPid", "serverStart", "pane", "panePid", "offset", "seq"] as const) {
+    const value = fields[name];
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new PanescopeError("internal", `cursor field ${name} must be a non-negative safe integer, got ${value}`);
+    }
+    writeVarint(bytes, value);
+  }
+  bytes.push(...encodeStripState(fields.strip));
+  const payload = Uint8Array.from(bytes);
+  return Buffer.concat([payload, tag(payload, key)]).toString("base64url");
+}
+
+export function decodeCursor(token: string, key: Uint8Array): CursorFields {
+  checkKey(key);
+  const malformed = (cause?: unknown) => new PanescopeError("cursor-malformed", MALFORMED, { cause });
+  if (typeof token !== "string" || token.length === 0 || token.length > MAX_TOKEN_CHARS) throw malformed();
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) throw malformed();
+  const raw = Buffer.from(token, "base64url");
+  // Buffer decoding forgives unused trailing bits; only the canonical spelling is accepted.
+  if (raw.toString("base64url") !== token) throw malformed();
+  if (raw.length <= TAG_BYTES + 1 + INSTANCE_BYTES || raw[0] !== CURSOR_VERSION) throw malformed();
+
+  const reader = { bytes: raw, pos: 1 + INSTANCE_BYTES, end: raw.length - TAG_BYTES };
+  let fields: CursorFields;
+  try {
+    const instance = Uint8Array.from(raw.subarray(1, 1 + INSTANCE_BYTES));
+    const serverPid = readVarint(reader);
+    const serverStart = readVarint(reader);
+    const pane = readVarint(reader);
+    const panePid = readVarint(reader);
+    const offset = readVarint(reader);
+    const seq = readVarint(reader);
+    const head = raw[reader.pos];
+    if (head === undefined || reader.pos >= reader.end) throw new Error("missing strip state");
+    const stripEnd = reader.pos + 1 + ((head >> 4) & 0x03);
+    if (stripEnd !== reader.end) throw new Error("payload length does not match its fields");
+    const strip = decodeStripState(raw.subarray(reader.pos, stripEnd));
+    fields = { instance, serverPid, serverStart, pane, panePid, offset, seq, strip };
+  } catch (error) {
+    throw malformed(error);
+  }
+
+  const payload = raw.subarray(0, reader.end);
+  if (!timingSafeEqual(tag(payload, key), raw.subarray(reader.end))) {
+    throw new PanescopeError("cursor-tampered", TAMPERED);
+  }
+  return fields;
+}
+
+function tag(payload: Uint8Array, key: Uint8Array): Buffer {
+  return createHmac("sha256", key).update(payload).digest().subarray(0, TAG_BYTES);
+}
+
+function checkKey(key: Uint8Array): void {
+  if (key.length < 16) throw new PanescopeError("internal", "cursor key must be at least 16 bytes");
+}
+
+function writeVarint(out: number[], value: number): void {
+  let v = value;
+  while (v >= 0x80) {
+    out.push((v % 0x80) | 0x80);
+    v = Math.floor(v / 0x80);
+  }
+  out.push(v);
+}
+
+function readVarint(reader: { bytes: Uint8Array; pos: number; end: number }): number {
+  let value = 0;
+  let scale = 1;
+  for (let count = 0; count < 8; count++) {
+    const b = reader.pos < reader.end ? reader.bytes[reader.pos] : undefined;
+    if (b === undefined) throw new Error("varint runs past the payload");
+    reader.pos++;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      if (b === 0 && count > 0) throw new Error("non-canonical varint");
+      if (!Number.isSafeInteger(value)) throw new Error("varint exceeds 2^53 - 1");
+      return value;
+    }
+    scale *= 0x80;
+  }
+  throw new Error("varint too long");
+}

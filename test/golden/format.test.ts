@@ -1,0 +1,198 @@
+// The golden format: framed rows keep their width, invisible characters show, style runs are sparse
+// and stable, masks keep goldens steady, and parseGolden reads back what formatGolden wrote.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isPanescopeError } from "../../src/errors.js";
+import { displayWidth } from "../../src/golden/cells.js";
+import { formatGolden, parseGolden, type Mask } from "../../src/golden/format.js";
+import type { ScreenSnapshot, StyleRun } from "../../src/observe/snapshot.js";
+
+function screen(lines: string[], more: Partial<ScreenSnapshot> = {}): ScreenSnapshot {
+  return { cols: 12, rows: lines.length, cursorX: 0, cursorY: 0, alternate: false, lines, styles: [], ...more };
+}
+
+/** The framed rows of a golden, frame included. */
+function framed(golden: string): string[] {
+  return golden.split("\n").filter((line) => line.startsWith("│"));
+}
+
+describe("formatGolden", () => {
+  it("writes a versioned header, the framed rows and a final newline", () => {
+    const golden = formatGolden(screen(["$ ls", "a.txt  b.txt", ""], { cursorX: 2, cursorY: 2 }), { name: "listing" });
+    expect(golden).toBe(
+      [
+        "panescope golden v1",
+        "name: listing",
+        "size: 12x3",
+        "cursor: 2,2",
+        "alternate: no",
+        "colors: off",
+        "┌────────────┐",
+        "│$ ls        │",
+        "│a.txt  b.txt│",
+        "│            │",
+        "└────────────┘",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("pads every row to the screen width so trailing spaces survive editors", () => {
+    const rows = framed(formatGolden(screen(["abc", "", "x"])));
+    expect(rows).toEqual(["│abc         │", "│            │", "│x           │"]);
+  });
+
+  it("aligns rows with wide CJK and emoji characters by display width", () => {
+    const rows = framed(formatGolden(screen(["中文 ok", "✅ done", "plain"])));
+    expect(rows).toEqual(["│中文 ok     │", "│✅ done     │", "│plain       │"]);
+    for (const row of rows) expect(displayWidth(row)).toBe(14);
+  });
+
+  it("shows control and invisible characters instead of writing them raw", () => {
+    const golden = formatGolden(screen(["a\u001b[1mb\tc", "zero\u200bw\u0085"]));
+    expect(framed(golden)).toEqual(["│a␛[1mb␉c    │", "│zero\\u{200b}w\\u{85}│"]);
+    expect(golden).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it("marks the alternate screen in the header", () => {
+    expect(formatGolden(screen([""], { alternate: true }))).toContain("\nalternate: yes\n");
+  });
+
+  it("writes style runs one per line, sparse, in row and column order whatever the input order", () => {
+    const styles: StyleRun[] = [
+      { row: 1, start: 4, end: 8, bg: { kind: "rgb", rgb: 0xff8800 }, underline: true },
+      { row: 0, start: 6, end: 9, fg: { kind: "default" } }, // nothing to say: left out
+      { row: 0, start: 0, end: 5, fg: { kind: "palette", index: 1 }, bold: true, italic: false },
+      { row: 1, start: 0, end: 2, inverse: true, dim: true, strikethrough: true },
+    ];
+    const snap = screen(["error: boom", "warn ok"], { styles });
+    const golden = formatGolden(snap, { colors: true });
+    expect(golden.split("└────────────┘\n")[1]).toBe(["styles:", "0:0-5 fg=1 bold", "1:0-2 dim inverse strikethrough", "1:4-8 bg=#ff8800 underline", ""].join("\n"));
+    expect(formatGolden({ ...snap, styles: [...styles].reverse() }, { colors: true })).toBe(golden);
+  });
+
+  it("leaves the style section out when colors are off", () => {
+    const snap = screen(["x"], { styles: [{ row: 0, start: 0, end: 1, bold: true }] });
+    const golden = formatGolden(snap);
+    expect(golden).toContain("colors: off");
+    expect(golden).not.toContain("styles:");
+    expect(golden.endsWith("└────────────┘\n")).toBe(true);
+  });
+
+  it("is deterministic: the same screen gives the same bytes", () => {
+    const snap = screen(["a", "b"], { styles: [{ row: 1, start: 0, end: 1, fg: { kind: "palette", index: 200 } }] });
+    expect(formatGolden(snap, { colors: true })).toBe(formatGolden(structuredClone(snap), { colors: true }));
+  });
+
+  it("refuses a snapshot whose line count differs from its rows", () => {
+    try {
+      formatGolden({ ...screen(["a"]), rows: 2 });
+      expect.unreachable();
+    } catch (error) {
+      expect(isPanescopeError(error, "bad-input")).toBe(true);
+    }
+  });
+});
+
+describe("formatGolden with masks", () => {
+  const ms: Mask = { pattern: /\d+ms/, placeholder: "<ms>" };
+
+  it("replaces matches so variable-width values give the same golden", () => {
+    const a = formatGolden(screen(["took 5ms.", "ok"]), { masks: [ms] });
+    const b = formatGolden(screen(["took 120ms.", "ok"]), { masks: [ms] });
+    expect(a).toBe(b);
+    expect(framed(a)[0]).toBe("│took <ms>.  │");
+  });
+
+  it("masks every match on a row, not just the first", () => {
+    expect(framed(formatGolden(screen(["1ms 22ms 3"]), { masks: [ms] }))[0]).toBe("│<ms> <ms> 3 │");
+  });
+
+  it("lets an earlier mask win where two masks overlap, and ignores empty matches", () => {
+    const masks: Mask[] = [
+      { pattern: /\/tmp\/\S+/, placeholder: "<tmp>" },
+      { pattern: /\d+/g, placeholder: "N" },
+      { pattern: /x*/, placeholder: "!" },
+    ];
+    expect(framed(formatGolden(screen(["/tmp/a1 7"]), { masks }))[0]).toBe("│<tmp> N     │");
+  });
+
+  it("moves the cursor with the text right of a mask and says when it stood inside one", () => {
+    const after = formatGolden(screen(["took 120ms> x"], { cols: 14, cursorX: 12 }), { masks: [ms] });
+    expect(after).toContain("\ncursor: 11,0\n"); // "120ms" is one cell wider than "<ms>"
+    const inside = formatGolden(screen(["took 120ms"], { cursorX: 7 }), { masks: [ms] });
+    expect(inside).toContain("\ncursor: 5,0 masked\n");
+  });
+
+  it("moves style runs with the text and clamps runs that touch a mask to the placeholder", () => {
+    const snap = screen(["at 12:30:00 ok"], {
+      styles: [
+        { row: 0, start: 12, end: 14, fg: { kind: "palette", index: 2 } },
+        { row: 0, start: 6, end: 9, bold: true },
+      ],
+    });
+    const golden = formatGolden(snap, { colors: true, masks: [{ pattern: /\d\d:\d\d:\d\d/, placeholder: "T" }] });
+    expect(framed(golden)[0]).toBe("│at T ok     │");
+    expect(golden).toContain("styles:\n0:3-4 bold\n0:5-7 fg=2\n");
+  });
+
+  it("shows control characters in a placeholder visibly", () => {
+    expect(framed(formatGolden(screen(["v1"]), { masks: [{ pattern: /\d/, placeholder: "\t" }] }))[0]).toBe("│v␉          │");
+  });
+});
+
+describe("parseGolden", () => {
+  it("reads back the header, rows and style lines formatGolden wrote", () => {
+    const snap = screen(["hi", "中"], { cursorX: 3, cursorY: 1, alternate: true, styles: [{ row: 0, start: 0, end: 2, bold: true }] });
+    expect(parseGolden(formatGolden(snap, { colors: true, name: "x" }))).toEqual({
+      version: 1,
+      name: "x",
+      cols: 12,
+      rows: 2,
+      cursorX: 3,
+      cursorY: 1,
+      cursorMasked: false,
+      alternate: true,
+      colors: true,
+      lines: ["hi          ", "中          "],
+      styles: ["0:0-2 bold"],
+    });
+  });
+
+  it("rejects a newer format version and says how to proceed", () => {
+    const text = formatGolden(screen(["a"])).replace("golden v1", "golden v2");
+    expect(() => parseGolden(text)).toThrow(/golden format v2 is not supported \(this panescope reads v1\); upgrade panescope or re-record with --update/);
+  });
+
+  it.each([
+    ["something else\n", "not a panescope golden"],
+    ["panescope golden v\n", "not a panescope golden"],
+    ["panescope golden v1\nsize: 2x1\nwhat: ever\n", 'unknown header field "what"'],
+    ["panescope golden v1\nsize: 2x1\ncursor: 0,0\nalternate: no\ncolors: off\n┌──┐\n│ab\n└──┘\n", "screen row 0"],
+    ["panescope golden v1\nsize: 2x1\ncursor: 0,0\nalternate: no\n┌──┐\n│ab│\n└──┘\n", 'header field "colors" missing'],
+    ["panescope golden v1\nsize: 2x1\ncursor: 0,0\nalternate: no\ncolors: off\n┌──┐\n│ab│\n│cd│\n", "bottom of the frame"],
+  ])("rejects a malformed golden (%j) with a golden error", (text, why) => {
+    try {
+      parseGolden(text);
+      expect.unreachable();
+    } catch (error) {
+      expect(isPanescopeError(error, "golden")).toBe(true);
+      expect((error as Error).message).toContain(why);
+    }
+  });
+
+  it("keeps every framed row at full width and round-trips the header for random screens (seeded)", () => {
+    const char = fc.constantFrom("a", "Z", " ", "中", "✅", "é", "\u001b", "\t", "│", "─", "e\u0301");
+    const row = fc.array(char, { maxLength: 6 }).map((cs) => cs.join("").trimEnd());
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 5 }), fc.nat(12), (lines, cursorX) => {
+        const snap = screen(lines, { cursorX, cursorY: lines.length - 1 });
+        const golden = formatGolden(snap);
+        for (const line of framed(golden)) expect(displayWidth(line)).toBe(14);
+        const parsed = parseGolden(golden);
+        expect([parsed.cols, parsed.rows, parsed.cursorY, parsed.lines.length]).toEqual([12, lines.length, lines.length - 1, lines.length]);
+      }),
+      { seed: 42, numRuns: 300 },
+    );
+  });
+});

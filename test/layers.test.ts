@@ -1,0 +1,73 @@
+// The floors of design.md, enforced: imports only point down (tmux → observe → watch → faces → cli),
+// observe/ never sees tmux/, faces never import each other, and there are no import cycles.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = resolve(import.meta.dirname, "../src");
+
+/** Layer of a file under src/: a higher layer may import a lower one, never the reverse. */
+function layerOf(file: string): { name: string; rank: number } {
+  const rel = relative(SRC, file);
+  const top = rel.includes("/") ? rel.slice(0, rel.indexOf("/")) : rel;
+  if (top === "errors.ts" || top === "version.ts") return { name: "base", rank: 0 };
+  if (top === "tmux") return { name: "tmux", rank: 1 };
+  if (top === "observe") return { name: "observe", rank: 1 };
+  if (top === "watch") return { name: "watch", rank: 2 };
+  if (top === "mcp" || top === "golden" || top === "demo" || top === "index.ts") return { name: top, rank: 3 };
+  if (top === "cli.ts") return { name: "cli", rank: 4 };
+  throw new Error(`src/${rel} is in no layer: add it to test/layers.test.ts`);
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*)["'](\.[^"']+)["']/g)].map((m) => m[1] ?? "");
+  return specifiers.map((spec) => resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
+}
+
+describe("layers", () => {
+  const files = sources(SRC);
+
+  it("every import points down or stays within its own layer", () => {
+    const wrong: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      for (const target of importsOf(file)) {
+        const to = layerOf(target);
+        const sameLayer = from.name === to.name;
+        if (!sameLayer && to.rank >= from.rank) wrong.push(`${relative(SRC, file)} → ${relative(SRC, target)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("has no import cycles", () => {
+    const graph = new Map(files.map((file) => [file, importsOf(file)]));
+    const cycles: string[] = [];
+    const state = new Map<string, "visiting" | "done">();
+    const visit = (file: string, path: string[]): void => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "visiting") {
+        cycles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(SRC, f)).join(" → "));
+        return;
+      }
+      state.set(file, "visiting");
+      for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, "done");
+    };
+    for (const file of files) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it("the checker itself catches an upward import", () => {
+    expect(layerOf(join(SRC, "tmux/client.ts")).rank).toBeLessThan(layerOf(join(SRC, "watch/hub.ts")).rank);
+    expect(layerOf(join(SRC, "observe/pane.ts")).name).not.toBe(layerOf(join(SRC, "tmux/client.ts")).name);
+  });
+});
