@@ -123,7 +123,8 @@ export class PaneWatch {
         return;
       case "pause":
         // tmux dropped this pane's output for us: take its screen again, then resume the stream.
-        if (event.paneId === this.paneId && this.mode === "live" && this.observerRef) void this.reseed("paused");
+        // A requested pause is our own seeding recipe (or pane text inside a reply): not a loss.
+        if (event.paneId === this.paneId && this.mode === "live" && event.requested !== true && this.observerRef) void this.reseed("paused");
         return;
       case "layout-change":
         if (!this.observerRef) return;

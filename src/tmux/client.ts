@@ -1,0 +1,276 @@
+// The one process owner: a `tmux -C attach` control client for one session. It writes quoted
+// command lines to tmux's stdin, parses stdout with ControlParser, pairs replies with commands in
+// order, and fans notifications out to listeners. Nothing else in panescope holds a tmux process.
+
+import type { Readable, Writable } from "node:stream";
+import { execa } from "execa";
+import { PanescopeError } from "../errors.js";
+import type { ControlEvent } from "./events.js";
+import { ControlParser } from "./protocol.js";
+import { commandsLine } from "./quote.js";
+import type { TmuxServer } from "./server.js";
+
+/** What the client needs of a spawned process; the default spawns tmux through execa. */
+export interface ControlProcess {
+  stdin: Writable;
+  stdout: Readable;
+  stderr: Readable;
+  kill(signal?: NodeJS.Signals): boolean;
+  /** Settles (never rejects) when the process has ended. */
+  done: Promise<{ exitCode?: number; signal?: string; code?: string }>;
+}
+export type SpawnControl = (file: string, args: string[]) => ControlProcess;
+
+export interface ControlClientOptions {
+  server: TmuxServer;
+  /** Session name (matched exactly) or id `$N`. */
+  session: string;
+  /** `refresh-client -f pause-after=N`: tmux pauses a pane rather than buffer more than N seconds
+   *  of its output for us (and sends %extended-output). 0 leaves flow control off. Default 5. */
+  pauseAfterSeconds?: number;
+  /** Resume panes tmux paused on its own (`%pause` outside a reply). Default true. */
+  autoContinue?: boolean;
+  /** Default per-command timeout; default 10 s. */
+  commandTimeoutMs?: number;
+  /** How long start() waits for tmux's first reply; default 10 s. */
+  startTimeoutMs?: number;
+  maxLineBytes?: number;
+  spawn?: SpawnControl;
+}
+
+export interface CommandOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export type ControlListener = (event: ControlEvent) => void;
+
+// Commands sent on one line: tmux answers each with its own %begin/%end, and after the first
+// %error it runs none of the rest (tmux 3.3a: `display -p a ; kill-pane -t %99 ; display -p b`
+// gives a reply for `a`, an %error, and nothing for `b`). So a group ends at its first %error.
+interface Group {
+  size: number;
+  replies: string[][];
+  settled: boolean;
+  resolve(replies: string[][]): void;
+  reject(error: PanescopeError): void;
+}
+
+const STDERR_KEEP = 4096;
+
+export const defaultSpawn: SpawnControl = (file, args) => {
+  const sub = execa(file, args, { shell: false, stdin: "pipe", stdout: "pipe", stderr: "pipe", buffer: false, reject: false });
+  const { stdin, stdout, stderr } = sub;
+  if (stdin === null || stdout === null || stderr === null) throw new PanescopeError("internal", "tmux was spawned without pipes");
+  const done = sub.then(
+    (r) => ({ ...(r.exitCode === undefined ? {} : { exitCode: r.exitCode }), ...(r.signal === undefined ? {} : { signal: r.signal }), ...(typeof r.code === "string" ? { code: r.code } : {}) }),
+    (error: unknown) => ({ code: String((error as { code?: unknown }).code ?? "EUNKNOWN") }),
+  );
+  return { stdin, stdout, stderr, kill: (signal) => sub.kill(signal), done };
+};
+
+export class ControlClient {
+  readonly session: string;
+  /** Resolves once the tmux process has ended, with why. */
+  readonly exited: Promise<{ reason?: string }>;
+  private readonly proc: ControlProcess;
+  private readonly parser: ControlParser;
+  private readonly listeners = new Set<ControlListener>();
+  private readonly groups: Group[] = [];
+  private readonly autoContinue: boolean;
+  private readonly commandTimeoutMs: number;
+  private handshake: Group | null;
+  private exitReason: string | undefined;
+  private ending = false;
+  private stderrTail = "";
+
+  private constructor(proc: ControlProcess, options: ControlClientOptions, handshake: Group) {
+    this.session = options.session;
+    this.proc = proc;
+    this.handshake = handshake;
+    this.autoContinue = options.autoContinue ?? true;
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 10_000;
+    this.parser = new ControlParser(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes });
+    proc.stdin.on("error", () => undefined); // EPIPE after tmux exits: the exit path reports it
+    proc.stderr.on("data", (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_KEEP);
+    });
+    proc.stdout.on("data", (chunk: Buffer) => this.dispatch(this.parser.push(chunk)));
+    const stdoutEnded = new Promise<void>((resolve) => {
+      proc.stdout.once("end", resolve);
+      proc.stdout.once("close", resolve);
+    });
+    this.exited = proc.done.then(async (result) => {
+      await stdoutEnded;
+      this.dispatch(this.parser.end());
+      if (result.code === "ENOENT" || result.code === "EACCES") {
+        this.markExiting(`cannot run "${options.server.tmux}"`, new PanescopeError("tmux-missing", `cannot run "${options.server.tmux}" (${result.code}): install tmux (apt-get install tmux) or pass --tmux PATH`));
+      }
+      this.markExiting(this.stderrTail.trim() || describeEnd(result));
+      return this.exitReason === undefined || this.exitReason === "" ? {} : { reason: this.exitReason };
+    });
+  }
+
+  /** Attach a control client to `session`; resolves after tmux's first reply and flow-control setup. */
+  static async start(options: ControlClientOptions): Promise<ControlClient> {
+    const target = /^\$\d+$/.test(options.session) ? options.session : `=${options.session}`;
+    const args = [...options.server.baseArgs(), "-C", "attach-session", "-t", target];
+    const proc = (options.spawn ?? defaultSpawn)(options.server.tmux, args);
+    let handshake!: Group;
+    const attached = new Promise<string[][]>((resolve, reject) => {
+      handshake = { size: 1, replies: [], settled: false, resolve, reject };
+    });
+    const client = new ControlClient(proc, options, handshake);
+    const timeoutMs = options.startTimeoutMs ?? 10_000;
+    const timer = setTimeout(() => client.fail(handshake, new PanescopeError("timeout", `tmux did not answer the attach to ${options.session} within ${timeoutMs} ms`)), timeoutMs);
+    try {
+      await attached;
+      const pauseAfter = options.pauseAfterSeconds ?? 5;
+      if (pauseAfter > 0) await client.command(["refresh-client", "-f", `pause-after=${Math.ceil(pauseAfter)}`]);
+    } catch (error) {
+      await client.close();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    return client;
+  }
+
+  /** True once tmux has exited or close() was called: commands then fail at once. */
+  get closed(): boolean {
+    return this.exitReason !== undefined || this.ending;
+  }
+
+  on(listener: ControlListener): () => void {
+    this.listeners.add(listener);
+    return () => this.off(listener);
+  }
+
+  off(listener: ControlListener): void {
+    this.listeners.delete(listener);
+  }
+
+  /** Run one tmux command; resolves to its output lines, rejects (command-failed) on %error. */
+  async command(argv: readonly string[], options: CommandOptions = {}): Promise<string[]> {
+    const [reply = []] = await this.commands([argv], options);
+    return reply;
+  }
+
+  /** Several commands on ONE line (tmux runs them back to back, nothing interleaves from this
+   *  client): one reply per command. The first %error rejects; tmux runs none of the rest. */
+  commands(argvs: readonly (readonly string[])[], options: CommandOptions = {}): Promise<string[][]> {
+    if (argvs.length === 0) return Promise.resolve([]);
+    let line: string;
+    try {
+      line = commandsLine(argvs);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.closed) return Promise.reject(this.exitError());
+    if (options.signal?.aborted === true) return Promise.reject(new PanescopeError("aborted", `tmux ${argvs[0]?.[0] ?? ""} was aborted before it was sent`));
+    return new Promise<string[][]>((resolve, reject) => {
+      const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
+      const name = argvs.map((a) => a[0] ?? "").join(" ; ");
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+      };
+      // A timed-out or aborted group stays queued so its late reply is consumed in order.
+      const group: Group = {
+        size: argvs.length,
+        replies: [],
+        settled: false,
+        resolve: (r) => (cleanup(), resolve(r)),
+        reject: (e) => (cleanup(), reject(e)),
+      };
+      const timer = setTimeout(() => this.fail(group, new PanescopeError("timeout", `tmux ${name} got no reply within ${timeoutMs} ms`)), timeoutMs);
+      const onAbort = (): void => this.fail(group, new PanescopeError("aborted", `tmux ${name} was aborted`));
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      this.groups.push(group);
+      this.proc.stdin.write(`${line}\n`);
+    });
+  }
+
+  /** Detach (end tmux's stdin, which tmux 3.3a takes as detach) and make sure the process ends. */
+  async close(): Promise<void> {
+    if (!this.ending) {
+      this.ending = true;
+      this.rejectAll("the control client was closed");
+      this.proc.stdin.end();
+      const timer = setTimeout(() => this.proc.kill("SIGTERM"), 2000);
+      await this.exited;
+      clearTimeout(timer);
+    }
+    await this.exited;
+  }
+
+  private dispatch(events: ControlEvent[]): void {
+    for (const event of events) {
+      if (event.type === "reply") this.onReply(event);
+      else if (event.type === "exit") this.markExiting(event.reason ?? "tmux sent %exit");
+      else if (event.type === "pause" && event.requested !== true && this.autoContinue && !this.closed) {
+        // Flow-control pause: tell listeners (they re-seed), then resume; the reply is discarded.
+        this.commands([["refresh-client", "-A", `${event.paneId}:continue`]]).catch(() => undefined);
+      }
+      for (const listener of this.listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          process.emitWarning(`panescope: a control event listener threw: ${String(error)}`);
+        }
+      }
+    }
+  }
+
+  private onReply(reply: Extract<ControlEvent, { type: "reply" }>): void {
+    const handshake = this.handshake;
+    if (handshake !== null) {
+      // tmux answers the attach itself first (flags 0), before anything we send.
+      this.handshake = null;
+      if (reply.ok) handshake.resolve([reply.lines]);
+      else this.fail(handshake, new PanescopeError("tmux-exited", `tmux refused to attach to ${this.session}: ${reply.lines.join(" ")}`));
+      return;
+    }
+    if ((reply.flags & 1) === 0) return; // not a reply to a command from this client
+    const group = this.groups[0];
+    if (group === undefined) return;
+    group.replies.push(reply.lines);
+    if (!reply.ok || group.replies.length === group.size) {
+      this.groups.shift();
+      if (group.settled) return;
+      group.settled = true;
+      if (reply.ok) group.resolve(group.replies);
+      else {
+        const which = group.size > 1 ? ` (command ${group.replies.length} of ${group.size})` : "";
+        group.reject(new PanescopeError("command-failed", `tmux: ${reply.lines.join("\n") || "command failed"}${which}`));
+      }
+    }
+  }
+
+  private fail(group: Group, error: PanescopeError): void {
+    if (group.settled) return;
+    group.settled = true;
+    group.reject(error);
+  }
+
+  private markExiting(reason: string, error?: PanescopeError): void {
+    if (this.exitReason !== undefined) return;
+    this.exitReason = reason;
+    this.rejectAll(reason, error);
+  }
+
+  private rejectAll(reason: string, error = new PanescopeError("tmux-exited", `tmux control client for ${this.session} ended: ${reason}`)): void {
+    if (this.handshake !== null) this.fail(this.handshake, error);
+    for (const group of this.groups.splice(0)) this.fail(group, error);
+  }
+
+  private exitError(): PanescopeError {
+    return new PanescopeError("tmux-exited", `tmux control client for ${this.session} ended: ${this.exitReason ?? "closed"}; acquire a new client`);
+  }
+}
+
+function describeEnd(result: { exitCode?: number; signal?: string; code?: string }): string {
+  if (result.code !== undefined) return `could not run tmux (${result.code})`;
+  if (result.signal !== undefined) return `killed by ${result.signal}`;
+  return `exit code ${result.exitCode ?? "?"}`;
+}

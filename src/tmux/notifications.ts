@@ -1,0 +1,198 @@
+// Pure: one control-mode notification line (bytes) → one typed event. Pane output is decoded from
+// tmux's \ooo escaping on bytes; everything else is small text decoded as UTF-8.
+
+import type { ControlEvent } from "./events.js";
+import { parseLayout } from "./layout.js";
+
+const BACKSLASH = 0x5c;
+export const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+const OUTPUT_PREFIX = bytesOf("%output %");
+const EXTENDED_PREFIX = bytesOf("%extended-output %");
+
+/**
+ * One notification line → event. Output lines must be strictly well-formed (valid escapes, no raw
+ * control bytes); otherwise null when `strict` (inside a block the line is then body text) or a
+ * protocol-error outside one. Unmodelled `%name` lines → unknown.
+ */
+export function parseNotification(bytes: Uint8Array, strict: boolean): ControlEvent | null {
+  if (startsWith(bytes, OUTPUT_PREFIX)) return parseOutput(bytes, OUTPUT_PREFIX.length, false, strict);
+  if (startsWith(bytes, EXTENDED_PREFIX)) return parseOutput(bytes, EXTENDED_PREFIX.length, true, strict);
+  const line = utf8.decode(bytes);
+  const space = line.indexOf(" ");
+  const name = space === -1 ? line : line.slice(0, space);
+  const rest = space === -1 ? "" : line.slice(space + 1);
+  const event = parseSimple(name, rest, space === -1);
+  if (event !== null) return event;
+  if (strict) return null;
+  return /^%[a-z-]+$/.test(name) ? { type: "unknown", line } : null;
+}
+
+const PANE = /^%\d+$/;
+const WINDOW = /^@\d+$/;
+const SESSION = /^\$\d+$/;
+
+function parseSimple(name: string, rest: string, bare: boolean): ControlEvent | null {
+  const f = rest.split(" ");
+  const one = f.length === 1 && !bare;
+  switch (name) {
+    case "%pause":
+    case "%continue":
+    case "%pane-mode-changed": {
+      const paneId = f[0] ?? "";
+      if (!one || !PANE.test(paneId)) return null;
+      return name === "%pause" ? { type: "pause", paneId } : name === "%continue" ? { type: "continue", paneId } : { type: "pane-mode-changed", paneId };
+    }
+    case "%exit":
+      // tmux 3.3a prints a bare `%exit` on detach and on kill-server; a reason when it has one.
+      return bare ? { type: "exit" } : { type: "exit", reason: rest };
+    case "%sessions-changed":
+      return bare ? { type: "sessions-changed" } : null;
+    case "%window-add":
+    case "%window-close":
+    case "%unlinked-window-close":
+    case "%unlinked-window-add": {
+      const windowId = f[0] ?? "";
+      if (!one || !WINDOW.test(windowId)) return null;
+      return { type: name.slice(1) as "window-add" | "window-close" | "unlinked-window-close" | "unlinked-window-add", windowId };
+    }
+    case "%window-renamed":
+    case "%unlinked-window-renamed": {
+      const windowId = f[0] ?? "";
+      if (bare || f.length < 2 || !WINDOW.test(windowId)) return null;
+      return { type: name.slice(1) as "window-renamed" | "unlinked-window-renamed", windowId, name: rest.slice(windowId.length + 1) };
+    }
+    case "%window-pane-changed": {
+      const [windowId = "", paneId = ""] = f;
+      if (f.length !== 2 || !WINDOW.test(windowId) || !PANE.test(paneId)) return null;
+      return { type: "window-pane-changed", windowId, paneId };
+    }
+    case "%session-changed":
+    case "%session-renamed": {
+      const sessionId = f[0] ?? "";
+      if (bare || f.length < 2 || !SESSION.test(sessionId)) return null;
+      return { type: name.slice(1) as "session-changed" | "session-renamed", sessionId, name: rest.slice(sessionId.length + 1) };
+    }
+    case "%session-window-changed": {
+      const [sessionId = "", windowId = ""] = f;
+      if (f.length !== 2 || !SESSION.test(sessionId) || !WINDOW.test(windowId)) return null;
+      return { type: "session-window-changed", sessionId, windowId };
+    }
+    case "%client-session-changed": {
+      const [client = "", sessionId = ""] = f;
+      if (f.length < 3 || !SESSION.test(sessionId)) return null;
+      return { type: "client-session-changed", client, sessionId, name: rest.slice(client.length + sessionId.length + 2) };
+    }
+    case "%client-detached":
+      return bare ? null : { type: "client-detached", client: rest };
+    case "%layout-change":
+      return parseLayoutChange(f);
+    case "%subscription-changed":
+      return parseSubscription(rest);
+    default:
+      return null;
+  }
+}
+
+function parseLayoutChange(f: string[]): ControlEvent | null {
+  // tmux 3.3a: `%layout-change @W layout visible-layout flags` (flags may be empty).
+  const [windowId = "", layout = "", visibleLayout, flags] = f;
+  if (f.length < 2 || f.length > 4 || !WINDOW.test(windowId)) return null;
+  const panes = parseLayout(layout);
+  if (panes === null) return null;
+  return {
+    type: "layout-change",
+    windowId,
+    layout,
+    panes,
+    ...(visibleLayout === undefined ? {} : { visibleLayout }),
+    ...(flags === undefined ? {} : { flags }),
+  };
+}
+
+function parseSubscription(rest: string): ControlEvent | null {
+  // tmux 3.3a control.c: `NAME $S @W IDX %P : VALUE`, "-" for levels the subscription is not about.
+  const m = /^(.+?) (\$\d+|-) (@\d+|-) (\d+|-) (%\d+|-) : ?([\s\S]*)$/.exec(rest);
+  if (m === null) return null;
+  const [, name = "", sessionId = "", windowId = "", windowIndex = "", paneId = "", value = ""] = m;
+  return { type: "subscription-changed", name, sessionId, windowId, windowIndex, paneId, value };
+}
+
+function parseOutput(bytes: Uint8Array, at: number, extended: boolean, strict: boolean): ControlEvent | null {
+  const bad = (why: string): ControlEvent | null => (strict ? null : { type: "protocol-error", message: `${why}: ${preview(bytes)}` });
+  let i = at;
+  while (i < bytes.length && isDigit(bytes[i])) i++;
+  if (i === at || i - at > 9) return bad("bad pane id in output");
+  const paneId = `%${latin1(bytes, at, i)}`;
+  if (bytes[i] !== 0x20) return bad("missing space after pane id");
+  i++;
+  let age: number | undefined;
+  if (extended) {
+    // `%extended-output %P AGE [fields…] : DATA` — skip to the first " : " after AGE.
+    const ageStart = i;
+    while (i < bytes.length && isDigit(bytes[i])) i++;
+    if (i === ageStart) return bad("bad age in extended-output");
+    age = Number(latin1(bytes, ageStart, i));
+    const sep = indexOfColon(bytes, i);
+    if (sep === -1) return bad("missing ' : ' in extended-output");
+    i = Math.min(sep + 3, bytes.length);
+  }
+  const data = decodeEscapes(bytes, i);
+  if (data === null) return bad("bad escape in output");
+  return age === undefined ? { type: "output", paneId, data } : { type: "output", paneId, data, age };
+}
+
+/** tmux escapes bytes < 0x20 and `\` as `\ooo`; everything else (UTF-8 included) is raw. */
+export function decodeEscapes(bytes: Uint8Array, from = 0): Uint8Array | null {
+  const out = new Uint8Array(bytes.length - from);
+  let n = 0;
+  for (let i = from; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    if (b < 0x20) return null;
+    if (b !== BACKSLASH) {
+      out[n++] = b;
+      continue;
+    }
+    const d1 = octal(bytes[i + 1]);
+    const d2 = octal(bytes[i + 2]);
+    const d3 = octal(bytes[i + 3]);
+    if (d1 < 0 || d2 < 0 || d3 < 0 || d1 > 3) return null;
+    out[n++] = d1 * 64 + d2 * 8 + d3;
+    i += 3;
+  }
+  return out.slice(0, n);
+}
+
+function octal(b: number | undefined): number {
+  return b !== undefined && b >= 0x30 && b <= 0x37 ? b - 0x30 : -1;
+}
+
+function isDigit(b: number | undefined): boolean {
+  return b !== undefined && b >= 0x30 && b <= 0x39;
+}
+
+function indexOfColon(bytes: Uint8Array, from: number): number {
+  for (let i = from; i + 2 < bytes.length; i++) {
+    if (bytes[i] === 0x20 && bytes[i + 1] === 0x3a && bytes[i + 2] === 0x20) return i;
+  }
+  // tmux writes " : " even for empty data, but tolerate a line ending in " :".
+  const n = bytes.length;
+  return n >= from + 2 && bytes[n - 2] === 0x20 && bytes[n - 1] === 0x3a ? n - 2 : -1;
+}
+
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  if (bytes.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false;
+  return true;
+}
+
+export function latin1(bytes: Uint8Array, from: number, to: number): string {
+  return String.fromCharCode(...bytes.subarray(from, Math.min(to, from + 4096)));
+}
+
+export function preview(bytes: Uint8Array): string {
+  return JSON.stringify(utf8.decode(bytes.subarray(0, 80)));
+}
+
+function bytesOf(ascii: string): Uint8Array {
+  return Uint8Array.from(ascii, (c) => c.charCodeAt(0));
+}
