@@ -133,10 +133,15 @@ export class PaneObserver {
   }
 
   resize(cols: number, rows: number): void {
-    if (cols === this.screen.cols && rows === this.screen.rows) return;
-    this.screen.resize(cols, rows);
-    this.tracker.invalidate();
-    this.screen.write("", () => this.refresh());
+    // In stream order: xterm parses writes asynchronously, so bytes ingested before this resize must
+    // be applied (at the old size) first. Found by replaying golden/streams/shell-resize.ctl.
+    const screen = this.screen;
+    screen.write("", () => {
+      if (screen !== this.screen || (cols === screen.cols && rows === screen.rows)) return;
+      screen.resize(cols, rows);
+      this.tracker.invalidate();
+      this.refresh();
+    });
   }
 
   /** The pane's process exited or the pane is gone: the final screen stays readable. */
@@ -372,8 +377,10 @@ export class PaneObserver {
   }
 }
 
+/** Nothing new: also nothing that limits cut (maxLines: 0 must still wake on a row change). */
 function isEmpty(delta: Delta): boolean {
-  return delta.rows.length === 0 && delta.raw === "" && !delta.missed && !delta.closed;
+  const cut = delta.truncated.rows > 0 || delta.truncated.rawChars > 0;
+  return delta.rows.length === 0 && delta.raw === "" && !delta.missed && !delta.closed && !cut;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -20,7 +20,11 @@ export interface Changes {
 }
 
 export class RowTracker {
-  /** seqs[i - head] is the render sequence at which line `base + i - head` last changed. */
+  /**
+   * seqs[i - head] is the render sequence at which line `base + i - head` last changed. A negative
+   * entry -s means "changed at s if not blank": a line that scrolled through unseen, whose text is
+   * only looked at when read (reading every scrolled line made row tracking half of a flood's cost).
+   */
   private seqs: number[] = [];
   private head = 0;
   private base = 0;
@@ -55,10 +59,13 @@ export class RowTracker {
       // Lines trimmed before this look could have changed unseen: count them, never pretend.
       const unseen = Math.max(0, Math.min(firstLine, top) - this.shownTop);
       if (unseen > 0) this.recordLost(seq, unseen);
-      for (let line = Math.max(this.shownTop, firstLine); line < top; line++) {
+      const neverShown = Math.min(top, this.shownTop + this.shown.length);
+      for (let line = Math.max(this.shownTop, firstLine); line < neverShown; line++) {
         const text = source.lineText(line) ?? "";
         if (text !== this.shownAt(line)) this.mark(line, seq);
       }
+      // Never-seen lines changed iff they are not blank (vs ""): decided lazily in changedSince.
+      for (let line = Math.max(neverShown, firstLine); line < top; line++) this.mark(line, -seq);
     }
     const shown: string[] = [];
     for (let y = 0; y < rows; y++) {
@@ -78,9 +85,10 @@ export class RowTracker {
     const from = Math.max(this.base, source.firstLine);
     const end = this.base + this.seqs.length - this.head;
     for (let line = from; line < end; line++) {
-      if ((this.seqs[line - this.base + this.head] ?? 0) <= seq) continue;
+      const stamp = this.seqs[line - this.base + this.head] ?? 0;
+      if (Math.abs(stamp) <= seq) continue;
       const text = source.lineText(line);
-      if (text !== undefined) rows.push({ line, text });
+      if (text !== undefined && (stamp > 0 || text !== "")) rows.push({ line, text });
     }
     let lostLines = 0;
     for (const entry of this.lost) if (entry.seq > seq) lostLines += entry.count;

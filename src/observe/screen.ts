@@ -21,6 +21,9 @@ export interface ScreenOptions {
 
 export class Screen {
   private readonly term: XTerminal;
+  /** term.buffer, fetched once: each access re-checks allowProposedApi through xterm's options
+   *  (≈30% of ingest time in a `seq` flood, measured with --cpu-prof on @xterm/headless 6.0). */
+  private readonly buffers: XTerminal["buffer"];
   /** Lines trimmed off the top of the normal buffer's scrollback since the start. */
   private trimmed = 0;
   /** A marker near the bottom of the normal buffer: its line falls by one per trimmed line. */
@@ -41,6 +44,7 @@ export class Screen {
     });
     this.term.loadAddon(new unicode11.Unicode11Addon());
     this.term.unicode.activeVersion = "11";
+    this.buffers = this.term.buffer;
     // xterm has no public trim event: count trims through a marker, re-placed before it can be
     // trimmed itself (each scroll trims at most one line). Fires synchronously while parsing.
     this.term.onScroll(() => this.followTrim());
@@ -56,13 +60,13 @@ export class Screen {
   }
 
   get alternate(): boolean {
-    return this.term.buffer.active.type === "alternate";
+    return this.buffers.active.type === "alternate";
   }
 
   /** Absolute line number of screen row 0 (the normal buffer's, frozen while the alternate is shown). */
   get top(): number {
     this.followTrim();
-    return this.lineBase + this.trimmed + this.term.buffer.normal.baseY;
+    return this.lineBase + this.trimmed + this.buffers.normal.baseY;
   }
 
   /** Oldest absolute line still held in the normal buffer. */
@@ -72,11 +76,11 @@ export class Screen {
   }
 
   get cursorX(): number {
-    return this.term.buffer.active.cursorX;
+    return this.buffers.active.cursorX;
   }
 
   get cursorY(): number {
-    return this.term.buffer.active.cursorY;
+    return this.buffers.active.cursorY;
   }
 
   /** True while written data has not been applied yet. */
@@ -98,6 +102,9 @@ export class Screen {
 
   /** Resolves once everything written so far has been applied. */
   flush(): Promise<void> {
+    // Nothing queued: every write's callback has run, so the screen is current. Going through
+    // xterm's write queue anyway costs a timer turn (≈1–2 ms) on every idle read.
+    if (this.pendingWrites === 0) return Promise.resolve();
     return new Promise((resolve) => this.write("", resolve));
   }
 
@@ -105,14 +112,15 @@ export class Screen {
     if (cols === this.cols && rows === this.rows) return;
     this.followTrim();
     this.term.resize(cols, rows);
-    // A resize may trim or reflow lines: re-anchor the trim count on a fresh marker.
-    this.followTrim();
+    // Reflow moves the marker both ways without trimming anything: reading it now would count
+    // re-wrapped lines as trimmed (or un-trimmed: `top` went to -4 and reads reported a false
+    // "overflow" replaying golden/streams/shell-resize.ctl). Keep the count; anchor a fresh marker.
     this.placeMarker();
   }
 
   /** Text of the visible row `y` (0-based) of the active buffer, trailing blanks removed. */
   rowText(y: number): string {
-    const buffer = this.term.buffer.active;
+    const buffer = this.buffers.active;
     return textOf(buffer.getLine(buffer.baseY + y), this.cols);
   }
 
@@ -122,7 +130,7 @@ export class Screen {
     if (line >= top && line < top + this.rows) return this.rowText(line - top);
     const index = line - this.lineBase - this.trimmed;
     if (line >= top || index < 0) return undefined;
-    return textOf(this.term.buffer.normal.getLine(index), this.cols);
+    return textOf(this.buffers.normal.getLine(index), this.cols);
   }
 
   /** The visible rows as text. */
@@ -134,7 +142,7 @@ export class Screen {
 
   /** The last `count` history lines of the normal buffer (oldest first), then nothing else. */
   historyRows(count: number): string[] {
-    const buffer = this.term.buffer.normal;
+    const buffer = this.buffers.normal;
     const from = Math.max(0, buffer.baseY - count);
     const lines: string[] = [];
     for (let i = from; i < buffer.baseY; i++) lines.push(textOf(buffer.getLine(i), this.cols));
@@ -143,7 +151,7 @@ export class Screen {
 
   /** Visible rows with their colours and attributes as SGR escape sequences. */
   visibleRowsAnsi(): string[] {
-    const buffer = this.term.buffer.active;
+    const buffer = this.buffers.active;
     const cell = buffer.getNullCell();
     const rows: string[] = [];
     for (let y = 0; y < this.rows; y++) {
@@ -154,7 +162,7 @@ export class Screen {
   }
 
   snapshot(): ScreenSnapshot {
-    const buffer = this.term.buffer.active;
+    const buffer = this.buffers.active;
     const cell = buffer.getNullCell();
     const lines: string[] = [];
     const styles: ScreenSnapshot["styles"] = [];
@@ -183,7 +191,7 @@ export class Screen {
     if (this.alternate) return; // markers are not available in the alternate buffer (xterm 6.0)
     this.marker?.dispose();
     // registerMarker(offset) is relative to the cursor row; anchor at the bottom screen row.
-    const normal = this.term.buffer.normal;
+    const normal = this.buffers.normal;
     this.marker = this.term.registerMarker(this.rows - 1 - normal.cursorY);
     if (this.marker) this.markerAbs = this.trimmed + this.marker.line;
   }

@@ -52,6 +52,13 @@ describe("RowTracker", () => {
     expect(w.changedSince(mark).rows.map((r) => r.text)).toEqual(Array.from({ length: 50 }, (_, i) => `entry ${i}`));
   });
 
+  it("lines that scrolled through unseen are reported if they hold text, blank ones are not", async () => {
+    const w = new Watched(30, 5, 100);
+    const mark = w.seq;
+    await w.write(["one", "", "two", "", "", "three"].join("\r\n") + "\r\n".repeat(6) + "end");
+    expect(w.changedSince(mark).rows.map((r) => r.text)).toEqual(["one", "two", "three", "end"]);
+  });
+
   it("lines that scrolled out of the emulator before anyone looked are counted as lost", async () => {
     const w = new Watched(30, 5, 10);
     const mark = w.seq;

@@ -20,6 +20,19 @@ describe("Screen", () => {
     expect(screen.lineText(2)).toBe("line 2");
   });
 
+  it("a flush with nothing queued resolves before the next timer, one with queued data after it is applied", async () => {
+    const screen = new Screen({ cols: 20, rows: 4 });
+    await written(screen, "ready");
+    const order: string[] = [];
+    const timer = new Promise((resolve) => setTimeout(resolve, 0)).then(() => order.push("timer"));
+    await screen.flush().then(() => order.push("idle flush"));
+    await timer;
+    screen.write("\r\nmore");
+    await screen.flush();
+    expect(order).toEqual(["idle flush", "timer"]);
+    expect(screen.visibleRows()).toEqual(["ready", "more", "", ""]);
+  });
+
   it("keeps line numbers after the scrollback is trimmed", async () => {
     const screen = new Screen({ cols: 20, rows: 4, scrollback: 5 });
     await written(screen, lines(5000));
