@@ -114,7 +114,7 @@ export class ControlClient {
   /** Attach a control client to `session`; resolves after tmux's first reply and flow-control setup. */
   static async start(options: ControlClientOptions): Promise<ControlClient> {
     const target = /^\$\d+$/.test(options.session) ? options.session : `=${options.session}`;
-    const args = [...options.server.baseArgs(), "-C", "attach-session", "-t", target];
+    const args = [...options.server.clientArgs(), "-C", "attach-session", "-t", target];
     const proc = (options.spawn ?? defaultSpawn)(options.server.tmux, args);
     let handshake!: Group;
     const attached = new Promise<string[][]>((resolve, reject) => {

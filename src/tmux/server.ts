@@ -33,8 +33,23 @@ export class TmuxServer {
     return [];
   }
 
+  /**
+   * Arguments for every tmux client we start: `-u` first. Without it tmux 3.3a decides from
+   * LC_ALL/LC_CTYPE/LANG whether its client speaks UTF-8 and, if not, prints control and non-ASCII
+   * characters of formats and captures as "_" (`env -i tmux list-panes -F $'a\x1fb'` → "a_b").
+   * MCP clients often start servers with no locale at all.
+   */
+  clientArgs(): string[] {
+    return ["-u", ...this.baseArgs()];
+  }
+
   run(args: readonly string[], options: RunOptions = {}): Promise<string[]> {
     return run(this, args, options);
+  }
+
+  /** Several commands, run by tmux back to back as one list; their output lines concatenated. */
+  runMany(commands: readonly (readonly string[])[], options: RunOptions = {}): Promise<string[]> {
+    return runMany(this, commands, options);
   }
 
   serverGeneration(options: RunOptions = {}): Promise<ServerGeneration> {
@@ -76,9 +91,16 @@ export interface PaneInfo {
 }
 
 /** Run one tmux command (argv, no shell); resolves to stdout split into lines. */
-async function run(server: TmuxServer, args: readonly string[], options: RunOptions = {}): Promise<string[]> {
+function run(server: TmuxServer, args: readonly string[], options: RunOptions = {}): Promise<string[]> {
+  return runMany(server, [args], options);
+}
+
+/** Several commands in one tmux invocation (tmux runs the `;` list atomically); no shell. */
+async function runMany(server: TmuxServer, commands: readonly (readonly string[])[], options: RunOptions = {}): Promise<string[]> {
   const binary = server.tmux;
-  const result = await execa(binary, [...server.baseArgs(), ...args], {
+  // The only separators are ours: every argument's own trailing `;` is escaped by literalArg.
+  const args = commands.flatMap((command, i) => [...(i === 0 ? [] : [";"]), ...command.map(literalArg)]);
+  const result = await execa(binary, [...server.clientArgs(), ...args], {
     shell: false,
     reject: false,
     stdin: "ignore",
@@ -157,4 +179,14 @@ async function listPanes(server: TmuxServer, options: RunOptions = {}): Promise<
 export function validatePaneId(s: string): string {
   if (!/^%\d{1,9}$/.test(s)) throw new PanescopeError("bad-input", `not a pane id: ${JSON.stringify(s)} (expected %N, e.g. %0; list panes to find one)`);
   return s;
+}
+
+/**
+ * tmux 3.3a reads an argv element that ends in `;` as a command separator (`send-keys -l 'a;'`
+ * types "a", and the next argument would start a second command), and a trailing `\;` as a
+ * literal `;` (dropping the `\`). So every argument's trailing `;` gets a `\`: one-shot commands
+ * are always exactly one tmux command, whatever the data.
+ */
+export function literalArg(value: string): string {
+  return value.endsWith(";") ? `${value.slice(0, -1)}\\;` : value;
 }

@@ -1,0 +1,32 @@
+// Small tmux questions the input and manage tools ask about one pane, and the argv escaping they need.
+import { PanescopeError } from "../errors.js";
+import type { TmuxServer } from "../tmux/server.js";
+import type { ToolContext } from "./context.js";
+
+export interface PaneFacts {
+  paneId: string;
+  pid: number;
+  dead: boolean;
+}
+
+/** The pane's process and state, or undefined if the server has no such pane. */
+export async function paneFacts(server: TmuxServer, paneId: string): Promise<PaneFacts | undefined> {
+  // tmux 3.3a: `display -p -t %999` prints an empty line and exits 0 when the pane does not exist.
+  const [line = ""] = await server.run(["display-message", "-p", "-t", paneId, "#{pane_id} #{pane_pid} #{pane_dead}"]);
+  const m = /^(%\d+) (\d+) ([01])$/.exec(line);
+  if (m === null || m[1] !== paneId) return undefined;
+  return { paneId, pid: Number(m[2]), dead: m[3] === "1" };
+}
+
+export async function requirePane(server: TmuxServer, paneId: string): Promise<PaneFacts> {
+  const facts = await paneFacts(server, paneId);
+  if (!facts) throw new PanescopeError("unknown-pane", `no pane ${paneId} on this tmux server: list_panes shows the panes there are`);
+  return facts;
+}
+
+/** panescope never types into or kills the pane it runs in. */
+export function refuseOwnPane(ctx: ToolContext, paneId: string, what: string): void {
+  if (ctx.ownPane !== undefined && paneId === ctx.ownPane) {
+    throw new PanescopeError("not-allowed", `${paneId} is the pane panescope itself runs in: it never ${what} it. Choose another pane (list_panes)`);
+  }
+}

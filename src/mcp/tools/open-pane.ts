@@ -1,0 +1,91 @@
+// open_pane: start a command in a new window (or split) of a session panescope owns or is told to
+// use; the session is created detached if missing. Remembers the panes it opened for close_pane.
+import { z } from "zod";
+import { isPanescopeError, PanescopeError } from "../../errors.js";
+import { ANNOTATIONS, type ToolRegistrar } from "../context.js";
+import { fail, ok } from "../results.js";
+
+export const DEFAULT_SESSION = "panescope";
+const PANE_FORMAT = "#{pane_id} #{pane_pid}";
+
+const DESCRIPTION = `Start a command in a new tmux pane and return its paneId, to watch with capture_since / wait_for and drive with send_keys.
+
+The pane opens in a new window of session "${DEFAULT_SESSION}" (created detached if missing; it never disturbs what the user is looking at), or of the session you name, or as a split of that session's current window. The command runs through tmux's default shell, like \`tmux new-window 'command'\`; omit it for an interactive shell. When the command exits the pane closes: start with an interactive shell and send_keys the command if you need its last screen after it exits (or watch it with capture_since first: a watched pane's final screen stays readable).`;
+
+const size = (what: string) => z.number().int(`${what} must be a whole number`).min(2, `${what} is at least 2`).max(1000, `${what} is at most 1000`);
+
+export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
+  mcp.registerTool(
+    "open_pane",
+    {
+      title: ANNOTATIONS.open_pane.title,
+      description: DESCRIPTION,
+      inputSchema: {
+        command: z.string().max(8192, "command is at most 8192 characters: put a long script in a file and run that").optional().describe("Shell command the new pane runs (via tmux's default shell). Omit for an interactive shell."),
+        session: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,64}$/, "session must be 1-64 letters, digits, _ or -")
+          .optional()
+          .describe(`Session to open the pane in; created detached if missing. Default "${DEFAULT_SESSION}".`),
+        split: z.enum(["horizontal", "vertical"]).optional().describe("Split the session's current window instead of opening a new window: horizontal = new pane to the right (tmux split-window -h), vertical = below (-v)."),
+        cols: size("cols").optional().describe("Width in columns (new window or new session; for a horizontal split, the new pane's width). Default: 80 for a new session, tmux's choice otherwise."),
+        rows: size("rows").optional().describe("Height in rows (new window or new session; for a vertical split, the new pane's height). Default: 24 for a new session."),
+        cwd: z.string().max(4096).regex(/^\//, "cwd must be an absolute path").optional().describe("Working directory for the command (absolute path)."),
+        env: z
+          .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "environment variable names are letters, digits and _"), z.string().max(8192))
+          .optional()
+          .describe("Extra environment variables for the command, e.g. {\"TERM\": \"xterm-256color\"}."),
+      },
+      outputSchema: {
+        paneId: z.string().describe("The new pane's id: pass it as paneId to the other tools."),
+        pid: z.number().int().describe("Process id of the pane's command."),
+        session: z.string().describe("The session the pane is in."),
+        createdSession: z.boolean().describe("True when the session did not exist and was created."),
+      },
+      annotations: ANNOTATIONS.open_pane,
+    },
+    async (input) => {
+      try {
+        if (input.env && Object.keys(input.env).length > 64) throw new PanescopeError("bad-input", "at most 64 environment variables");
+        const session = input.session ?? DEFAULT_SESSION;
+        const exists = await ctx.server.run(["has-session", "-t", `=${session}`]).then(
+          () => true,
+          (error: unknown) => {
+            if (isPanescopeError(error, "command-failed") || isPanescopeError(error, "no-server")) return false;
+            throw error;
+          },
+        );
+        const common = [
+          ...(input.cwd === undefined ? [] : ["-c", input.cwd]),
+          ...Object.entries(input.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
+          "-P", "-F", PANE_FORMAT,
+        ];
+        const command = input.command === undefined ? [] : ["--", input.command];
+        let args: string[];
+        if (!exists) {
+          args = ["new-session", "-d", "-s", session, "-x", String(input.cols ?? 80), "-y", String(input.rows ?? 24), ...common, ...command];
+        } else if (input.split !== undefined) {
+          const horizontal = input.split === "horizontal";
+          const length = horizontal ? input.cols : input.rows;
+          args = ["split-window", "-d", "-t", `=${session}:`, horizontal ? "-h" : "-v", ...(length === undefined ? [] : ["-l", String(length)]), ...common, ...command];
+        } else {
+          args = ["new-window", "-d", "-t", `=${session}:`, ...common, ...command];
+        }
+        const [line = ""] = await ctx.server.run(args);
+        const m = /^(%\d+) (\d+)$/.exec(line);
+        if (m === null || m[1] === undefined) throw new PanescopeError("protocol", `tmux did not report the new pane (got ${JSON.stringify(line.slice(0, 80))})`);
+        const paneId = m[1];
+        const pid = Number(m[2]);
+        if (exists && input.split === undefined && (input.cols !== undefined || input.rows !== undefined)) {
+          await ctx.server.run(["resize-window", "-t", paneId, ...(input.cols === undefined ? [] : ["-x", String(input.cols)]), ...(input.rows === undefined ? [] : ["-y", String(input.rows)])]);
+        }
+        ctx.opened.set(paneId, { paneId, pid });
+        if (ctx.opened.size > 10_000) ctx.opened.delete(ctx.opened.keys().next().value ?? "");
+        const where = exists ? (input.split ? `split of session ${session}` : `new window of session ${session}`) : `new session ${session}`;
+        return ok({ paneId, pid, session, createdSession: !exists }, `opened ${paneId} (pid ${pid}) in a ${where}`);
+      } catch (error) {
+        return fail(error, ctx.failContext);
+      }
+    },
+  );
+};

@@ -1,0 +1,217 @@
+// The MCP server in-process (linked in-memory transports) against a private tmux server: schemas,
+// annotations, read-only mode, and bad input answered as clear tool errors without harm.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { TmuxServer } from "../../src/tmux/server.js";
+import { killAllServers, startServer, type TestServer } from "../integration/tmux-fixture.js";
+import { link, textOf, type Linked } from "./connect.js";
+
+const linked: Linked[] = [];
+afterEach(async () => {
+  await Promise.all(linked.splice(0).map((l) => l.close()));
+  await killAllServers();
+});
+
+async function setup(options: Parameters<typeof link>[1] = {}, command = "sh"): Promise<{ test: TestServer; mcp: Linked; pane: string }> {
+  const test = await startServer({ cols: 40, rows: 8, command, env: { PS1: "$ " } });
+  const mcp = await link(test.server, options);
+  linked.push(mcp);
+  const [pane = ""] = await test.run(["display-message", "-p", "-t", test.session, "#{pane_id}"]);
+  return { test, mcp, pane };
+}
+
+function expectError(result: CallToolResult, pattern: RegExp): void {
+  expect(result.isError, textOf(result)).toBe(true);
+  expect(textOf(result)).toMatch(pattern);
+}
+
+const ALL = ["capture_pane", "capture_since", "close_pane", "list_panes", "open_pane", "send_keys", "wait_for"];
+
+describe("tools/list", () => {
+  it("shows every tool with described input and output schemas and honest annotations", async () => {
+    const mcp = await link();
+    linked.push(mcp);
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(ALL);
+    for (const tool of tools) {
+      expect(tool.description, tool.name).toMatch(/untrusted|cannot be undone|never|refuses/);
+      expect(tool.outputSchema, tool.name).toBeDefined();
+      for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((schema as { description?: string }).description, `${tool.name}.${field}`).toBeTruthy();
+      }
+      for (const [field, schema] of Object.entries(tool.outputSchema?.properties ?? {})) {
+        expect((schema as { description?: string }).description, `${tool.name} output ${field}`).toBeTruthy();
+      }
+    }
+    const byName = new Map(tools.map((t) => [t.name, t.annotations]));
+    for (const name of ["capture_since", "capture_pane", "list_panes", "wait_for"]) expect(byName.get(name)).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(byName.get("send_keys")).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.get("open_pane")).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(byName.get("close_pane")).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it("read-only mode does not register send_keys, open_pane or close_pane", async () => {
+    const mcp = await link(undefined, { readOnly: true });
+    linked.push(mcp);
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["capture_pane", "capture_since", "list_panes", "wait_for"]);
+    expectError(await mcp.call("send_keys", { paneId: "%0", text: "x" }), /not found/i);
+  });
+});
+
+describe("no tmux", () => {
+  it("with no server on the socket, tools say how to start one and the MCP server keeps answering", async () => {
+    const mcp = await link(new TmuxServer({ socketName: `panescope-absent-${process.pid}` }));
+    linked.push(mcp);
+    expectError(await mcp.call("list_panes"), /no-server.*new-session -d/);
+    expectError(await mcp.call("capture_since"), /no-server/);
+    expect((await mcp.client.listTools()).tools.length).toBe(ALL.length);
+  });
+
+  it("a missing tmux binary is named, with how to fix it", async () => {
+    const mcp = await link(new TmuxServer({ tmux: "/nonexistent/tmux", socketName: "x" }));
+    linked.push(mcp);
+    expectError(await mcp.call("list_panes"), /tmux-missing.*--tmux PATH/);
+  });
+});
+
+describe("bad input", () => {
+  it("hostile or unknown pane ids are refused, and the server still answers", async () => {
+    const { test, mcp } = await setup();
+    for (const paneId of ["%1;kill-server", "-t", "%0 ", "", "main:0"]) {
+      expectError(await mcp.call("capture_since", { paneId }), /paneId/);
+      expectError(await mcp.call("send_keys", { paneId, text: "x" }), /paneId/);
+    }
+    expectError(await mcp.call("capture_since", { paneId: "%999999" }), /unknown-pane.*list_panes/);
+    expectError(await mcp.call("send_keys", { paneId: "%999999", text: "x" }), /unknown-pane/);
+    expectError(await mcp.call("close_pane", { paneId: "%999999", force: true }), /unknown-pane/);
+    expect((await test.run(["list-sessions", "-F", "#{session_name}"]))).toEqual(["main"]);
+    expect((await mcp.call("list_panes")).isError).toBeFalsy();
+  });
+
+  it("key names with spaces, semicolons or unknown words are refused naming the accepted forms", async () => {
+    const { mcp, pane } = await setup();
+    for (const key of ["C-c; kill-server", "Enter Enter", "Bogus", "'", "a".repeat(1000)]) {
+      expectError(await mcp.call("send_keys", { paneId: pane, keys: [key] }), /key name|at most/);
+    }
+    expectError(await mcp.call("send_keys", { paneId: pane }), /nothing to send/);
+  });
+
+  it("negative numbers are refused; a huge waitMs is capped and the cap is reported", async () => {
+    const { mcp, pane } = await setup({ maxWaitMs: 200 });
+    expectError(await mcp.call("capture_since", { paneId: pane, waitMs: -5 }), /waitMs cannot be negative/);
+    expectError(await mcp.call("capture_since", { paneId: pane, maxLines: -1 }), /maxLines cannot be negative/);
+    expectError(await mcp.call("capture_since", { paneId: pane, maxLines: 1e9 }), /maxLines is at most/);
+    expectError(await mcp.call("capture_since", { paneId: pane, maxBytes: 0 }), /maxBytes must be at least 1/);
+    expectError(await mcp.call("capture_since", { paneId: pane, maxBytes: 2 ** 40 }), /maxBytes is at most/);
+    expectError(await mcp.call("capture_since", { paneId: pane, waitMs: 1.5 }), /whole number/);
+    const first = await mcp.call("capture_since", { paneId: pane });
+    const capped = await mcp.call("capture_since", { cursor: first.structuredContent?.cursor, waitMs: 1e12 });
+    expect(capped.structuredContent).toMatchObject({ waitMs: 200, waitCapMs: 200, waitClamped: true, waitEnded: "timeout" });
+    expect(textOf(capped)).toContain("capped at 200");
+  });
+
+  it("a megabyte string is refused in every text field, and the server still answers", async () => {
+    const { mcp, pane } = await setup();
+    const big = "x".repeat(1024 * 1024);
+    expectError(await mcp.call("send_keys", { paneId: pane, text: big }), /text is at most/);
+    expectError(await mcp.call("capture_since", { cursor: big }), /cursor is longer/);
+    expectError(await mcp.call("wait_for", { paneId: pane, pattern: big }), /pattern is at most/);
+    expectError(await mcp.call("open_pane", { command: big }), /command is at most/);
+    expect((await mcp.call("capture_since", { paneId: pane })).isError).toBeFalsy();
+  });
+
+  it("malformed, tampered and other-pane cursors are errors that say to start again", async () => {
+    const { test, mcp, pane } = await setup();
+    const first = await mcp.call("capture_since", { paneId: pane });
+    const cursor = String(first.structuredContent?.cursor);
+    expectError(await mcp.call("capture_since", { cursor: "not a cursor!" }), /cursor-malformed.*omit cursor/);
+    const flipped = cursor.slice(0, 10) + (cursor[10] === "A" ? "B" : "A") + cursor.slice(11);
+    expectError(await mcp.call("capture_since", { cursor: flipped }), /cursor-(tampered|malformed)/);
+    await test.run(["split-window", "-d", "-t", pane, "sh"]);
+    const [, other = ""] = await test.run(["list-panes", "-F", "#{pane_id}"]);
+    expectError(await mcp.call("capture_since", { paneId: other, cursor }), /cursor-other-pane/);
+  });
+
+  it("wait_for refuses a bad regex and an ambiguous request", async () => {
+    const { mcp, pane } = await setup();
+    expectError(await mcp.call("wait_for", { paneId: pane, pattern: "(" }), /not a valid JavaScript regular expression/);
+    expectError(await mcp.call("wait_for", { paneId: pane, pattern: "a", quietMs: 10 }), /exactly one of/);
+    expectError(await mcp.call("wait_for", { paneId: pane }), /exactly one of/);
+  });
+});
+
+describe("policy", () => {
+  it("never types into or closes panescope's own pane, even with force", async () => {
+    const { mcp, pane } = await setup({ ownPane: "%0" });
+    expect(pane).toBe("%0");
+    expectError(await mcp.call("send_keys", { paneId: pane, text: "x" }), /not-allowed.*panescope itself runs in/);
+    expectError(await mcp.call("close_pane", { paneId: pane, force: true }), /not-allowed/);
+    const panes = (await mcp.call("list_panes")).structuredContent?.panes as { self: boolean }[];
+    expect(panes[0]?.self).toBe(true);
+  });
+
+  it("closes only panes it opened unless forced", async () => {
+    const { test, mcp, pane } = await setup();
+    expectError(await mcp.call("close_pane", { paneId: pane }), /not opened by panescope: pass force/);
+    const opened = await mcp.call("open_pane", { command: "sleep 60", cols: 50, rows: 10 });
+    expect(opened.structuredContent).toMatchObject({ session: "panescope", createdSession: true });
+    const id = String(opened.structuredContent?.paneId);
+    const split = await mcp.call("open_pane", { command: "sleep 60", split: "vertical", rows: 4 });
+    expect(split.structuredContent).toMatchObject({ session: "panescope", createdSession: false });
+    const sizes = await test.run(["list-panes", "-t", "=panescope:", "-F", "#{pane_id} #{pane_width}x#{pane_height}"]);
+    expect(sizes).toContain(`${String(split.structuredContent?.paneId)} 50x4`);
+    const panes = (await mcp.call("list_panes")).structuredContent?.panes as { paneId: string; opened: boolean }[];
+    expect(panes.filter((p) => p.opened).map((p) => p.paneId).sort()).toEqual([id, String(split.structuredContent?.paneId)].sort());
+    expect((await mcp.call("close_pane", { paneId: id })).structuredContent).toEqual({ paneId: id, openedByPanescope: true });
+    expect(await test.run(["list-panes", "-a", "-F", "#{pane_id}"])).not.toContain(id);
+  });
+});
+
+describe("waiting", () => {
+  it("a client's cancel ends a waiting capture_since at once", async () => {
+    const { mcp, pane } = await setup();
+    const first = await mcp.call("capture_since", { paneId: pane });
+    const capture = vi.spyOn(mcp.hub, "capture");
+    const controller = new AbortController();
+    const call = mcp.call("capture_since", { cursor: first.structuredContent?.cursor, waitMs: 25_000 }, { signal: controller.signal });
+    await vi.waitFor(() => expect(capture).toHaveBeenCalled());
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    const started = Date.now();
+    await capture.mock.results[0]?.value;
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect((await mcp.call("list_panes")).isError).toBeFalsy();
+  });
+
+  it("a wait with maxLines: 0 still wakes on a change that is only rows (a screen clear)", async () => {
+    const { test, mcp, pane } = await setup({}, "echo some text; stty -echo; read x; printf '\\033[H\\033[2J'; exec sleep 600");
+    await vi.waitFor(async () => expect(await test.run(["capture-pane", "-p", "-t", pane])).toContain("some text"));
+    const first = await mcp.call("capture_since", { paneId: pane });
+    const waiting = mcp.call("capture_since", { cursor: first.structuredContent?.cursor, waitMs: 20_000, maxLines: 0 });
+    await test.run(["send-keys", "-t", pane, "Enter"]);
+    const woke = (await waiting).structuredContent;
+    expect(woke).toMatchObject({ waitEnded: "change", rows: [], raw: "" });
+    expect((woke?.truncated as { rows: number }).rows).toBeGreaterThan(0);
+  }, 10_000); // the 20 s wait must end on the change: a missed wake-up fails by timeout
+
+  it("wait_for ends with timeout when nothing matches, and with quiet when the pane is silent", async () => {
+    const { mcp, pane } = await setup();
+    const timeout = await mcp.call("wait_for", { paneId: pane, pattern: "never-printed", timeoutMs: 150 });
+    expect(timeout.structuredContent).toMatchObject({ outcome: "timeout", timeoutMs: 150 });
+    const quiet = await mcp.call("wait_for", { paneId: pane, quietMs: 100, timeoutMs: 5000 });
+    expect(quiet.structuredContent).toMatchObject({ outcome: "quiet" });
+  });
+
+  it("capture_pane shows the screen, scrollback and a cursor that continues it", async () => {
+    const { test, mcp, pane } = await setup({}, "seq 1 20; sleep 60");
+    await vi.waitFor(async () => expect(await test.run(["capture-pane", "-p", "-t", pane])).toContain("20"));
+    const shot = await mcp.call("capture_pane", { paneId: pane, history: 5 });
+    const data = shot.structuredContent as { rows: string[]; history: string[]; cursor: string };
+    expect(data.rows.slice(0, 7)).toEqual(["14", "15", "16", "17", "18", "19", "20"]);
+    expect(data.history).toEqual(["9", "10", "11", "12", "13"]);
+    expect(textOf(shot)).toContain("-5│9");
+    const next = await mcp.call("capture_since", { cursor: data.cursor });
+    expect(next.structuredContent).toMatchObject({ first: false, rows: [] });
+  });
+});
