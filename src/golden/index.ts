@@ -1,9 +1,12 @@
-// Public surface of panescope/golden: the pure tape parser, golden format and diff, the file store
-// and the key name validator. The tmux-driven runner is added beside them.
+// Public surface of panescope/golden: the pure tape parser, golden format and diff, the file store,
+// the key name validator, and the tmux-driven faces: a pane session, expectGolden and runTape.
 
 export { charWidth, displayWidth, visibleChar, visibleText } from "./cells.js";
 export { compareGolden, type CompareLabels, type CompareResult } from "./compare.js";
+export { expectGolden, type ExpectGoldenOptions } from "./expect.js";
 export { formatGolden, parseGolden, GOLDEN_VERSION, type FormatOptions, type GoldenHeader, type Mask, type ParsedGolden } from "./format.js";
-export { isKeyName, validateKeyName, KEY_FORMS, MAX_KEY_NAME_LENGTH, NAMED_KEYS } from "./keys.js";
+export { isKeyName, validateKeyName, KEY_FORMS, MAX_KEY_NAME_LENGTH, NAMED_KEYS } from "../tmux/keys.js";
+export { crossCheck, runTape, tapeError, type RunTapeOptions, type SnapshotResult, type TapeResult } from "./run.js";
+export { startPaneSession, GOLDEN_TERM, PaneSession, type ExitStatus, type PaneSessionOptions, type TmuxView } from "./session.js";
 export { decide, goldenPath, isCI, isUpdate, listStale, readGolden, writeGolden, GOLDEN_EXT, type DecideInput, type Decision } from "./store.js";
 export { parseTape, TAPE_DEFAULTS, type RunCommand, type Size, type Step, type Tape, type TextMatch } from "./tape.js";

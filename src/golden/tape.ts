@@ -3,7 +3,7 @@
 
 import { PanescopeError } from "../errors.js";
 import type { Mask } from "./format.js";
-import { validateKeyName } from "./keys.js";
+import { validateKeyName } from "../tmux/keys.js";
 import { Fail, parseDuration, parseSize, Scanner, type Size } from "./literals.js";
 
 export type { Size } from "./literals.js";

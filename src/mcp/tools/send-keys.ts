@@ -2,7 +2,7 @@
 // send-keys` argv (no shell, no tmux command parsing of the text).
 import { z } from "zod";
 import { PanescopeError } from "../../errors.js";
-import { validateKeyName, MAX_KEY_NAME_LENGTH } from "../../golden/keys.js";
+import { validateKeyName, MAX_KEY_NAME_LENGTH } from "../../tmux/keys.js";
 import { ANNOTATIONS, type ToolRegistrar } from "../context.js";
 import { refuseOwnPane, requirePane } from "../panes.js";
 import { fail, ok } from "../results.js";

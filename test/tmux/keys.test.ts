@@ -2,7 +2,7 @@
 // silently or change a tmux command line is refused with the accepted forms.
 import { describe, expect, it } from "vitest";
 import { isPanescopeError } from "../../src/errors.js";
-import { isKeyName, validateKeyName } from "../../src/golden/keys.js";
+import { isKeyName, validateKeyName } from "../../src/tmux/keys.js";
 
 function rejection(name: string): string {
   try {

@@ -1,0 +1,176 @@
+// Runs one tape: starts its program in a private tmux pane, plays the steps, and at each snapshot
+// settles, renders the golden text, decides pass/fail/write, and optionally cross-checks tmux.
+
+import { dirname, resolve } from "node:path";
+import { isPanescopeError, messageOf, PanescopeError } from "../errors.js";
+import type { ScreenSnapshot } from "../observe/snapshot.js";
+import { formatGolden } from "./format.js";
+import { describeMatch, frameScreen, screenMatches } from "./matching.js";
+import { startPaneSession, type PaneSession, type TmuxView } from "./session.js";
+import { decide, goldenPath, readGolden, writeGolden, type Decision } from "./store.js";
+import type { Step, Tape, TextMatch } from "./tape.js";
+
+export interface RunTapeOptions {
+  /** Folder holding `<tape name>/<snapshot>.golden` (default: the tape's own folder). */
+  goldenDir?: string;
+  update?: boolean;
+  ci?: boolean;
+  /** Compare every snapshot with tmux's own rendering of the pane (capture-pane -p). */
+  checkTmux?: boolean;
+  /** The tmux binary (default "tmux"). */
+  tmux?: string;
+  /** Working directory of the program (default: the tape's folder). */
+  cwd?: string;
+}
+
+export interface SnapshotResult {
+  name: string;
+  /** `file:line` of the snapshot step. */
+  where: string;
+  path: string;
+  decision: Decision;
+  /** Rows (and cursor) where tmux's rendering differs from panescope's; only with checkTmux. */
+  disagreements?: string[];
+}
+
+export interface TapeResult {
+  path: string;
+  snapshots: SnapshotResult[];
+  /** The scenario could not finish (bad step, timeout, program exited early, tmux failure). */
+  error?: string;
+  passed: boolean;
+  ms: number;
+}
+
+/** Row-by-row differences between panescope's screen and tmux's, empty when they agree. */
+export function crossCheck(snapshot: ScreenSnapshot, view: TmuxView): string[] {
+  const out: string[] = [];
+  const rows = Math.max(snapshot.lines.length, view.lines.length);
+  for (let y = 0; y < rows; y++) {
+    const ours = (snapshot.lines[y] ?? "").trimEnd();
+    const theirs = (view.lines[y] ?? "").trimEnd();
+    if (ours !== theirs) out.push(`row ${y}: tmux ${JSON.stringify(theirs)} | panescope ${JSON.stringify(ours)}`);
+  }
+  if (snapshot.cursorX !== view.cursorX || snapshot.cursorY !== view.cursorY) {
+    out.push(`cursor: tmux ${view.cursorX},${view.cursorY} | panescope ${snapshot.cursorX},${snapshot.cursorY}`);
+  }
+  if (snapshot.alternate !== view.alternate) out.push(`alternate screen: tmux ${view.alternate ? "yes" : "no"} | panescope ${snapshot.alternate ? "yes" : "no"}`);
+  return out;
+}
+
+function sameScreen(a: ScreenSnapshot, b: ScreenSnapshot): boolean {
+  return a.cursorX === b.cursorX && a.cursorY === b.cursorY && a.alternate === b.alternate && a.lines.join("\n") === b.lines.join("\n");
+}
+
+/**
+ * The same moment for both renderings: panescope's screen before and after tmux's capture must be
+ * equal (the program is quiet after the settle rule); if it moved, settle again and retry.
+ */
+async function snapshotWithTmux(session: PaneSession, settleMs: number, timeoutMs: number): Promise<{ snapshot: ScreenSnapshot; view: TmuxView }> {
+  for (let attempt = 0; ; attempt++) {
+    const before = await session.snapshot();
+    const view = await session.captureTmux();
+    const after = await session.snapshot();
+    if (sameScreen(before, after) || attempt >= 3) return { snapshot: before, view };
+    await session.waitQuiet(settleMs, timeoutMs);
+  }
+}
+
+class StepError extends Error {}
+
+/** Plays the tape; never throws for a scenario failure (it is in `error`). */
+export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise<TapeResult> {
+  const started = Date.now();
+  const goldenDir = options.goldenDir ?? dirname(tape.path);
+  const snapshots: SnapshotResult[] = [];
+  let session: PaneSession | undefined;
+  let current: { line: number; text: string } = { line: tape.run.line, text: "run" };
+  const where = (line: number): string => `${tape.path}:${line}`;
+  let lastWait: TextMatch | undefined;
+
+  const snapshot = async (step: Extract<Step, { kind: "snapshot" }>, live: PaneSession): Promise<void> => {
+    await live.waitQuiet(tape.settleMs, Math.max(tape.timeoutMs, tape.settleMs * 2));
+    let screen: ScreenSnapshot;
+    let disagreements: string[] | undefined;
+    if (options.checkTmux === true) {
+      const both = await snapshotWithTmux(live, tape.settleMs, tape.timeoutMs);
+      screen = both.snapshot;
+      disagreements = crossCheck(screen, both.view);
+    } else {
+      screen = await live.snapshot();
+    }
+    if (lastWait !== undefined && !screenMatches(screen.lines, lastWait)) {
+      throw new StepError(`${describeMatch(lastWait)} was visible but is gone after settling for ${tape.settleMs} ms; the screen:\n${frameScreen(screen.lines)}`);
+    }
+    const path = goldenPath(goldenDir, tape.path, step.name);
+    const actual = formatGolden(screen, { masks: tape.masks, colors: tape.colors, name: step.name });
+    const expected = await readGolden(path);
+    const decision = decide({ expected, actual, update: options.update === true, ci: options.ci === true, path });
+    if (decision.kind === "written") await writeGolden(path, actual);
+    snapshots.push({ name: step.name, where: where(step.line), path, decision, ...(disagreements === undefined ? {} : { disagreements }) });
+  };
+
+  const play = async (step: Step, live: PaneSession): Promise<void> => {
+    // Every step but snapshot needs the program; a snapshot of its final screen is fine.
+    if (live.dead && step.kind !== "snapshot" && step.kind !== "expect-exit") throw await live.deathError("before this step");
+    switch (step.kind) {
+      case "type":
+        await live.typeText(step.text);
+        return;
+      case "press":
+        await live.sendKeys(step.keys);
+        return;
+      case "wait":
+        await live.waitFor(step.match, step.timeoutMs);
+        lastWait = step.match;
+        return;
+      case "quiet":
+        await live.waitQuiet(step.ms, step.timeoutMs);
+        return;
+      case "resize":
+        await live.resize(step.size);
+        lastWait = undefined;
+        return;
+      case "snapshot":
+        await snapshot(step, live);
+        return;
+      case "expect-exit": {
+        const status = await live.waitExit(tape.timeoutMs);
+        if (status.code !== step.code) {
+          throw new StepError(`expected exit status ${step.code}, the program exited with ${status.code ?? "unknown"}; its last screen:\n${frameScreen((await live.snapshot()).lines)}`);
+        }
+        return;
+      }
+    }
+  };
+
+  let error: string | undefined;
+  try {
+    session = await startPaneSession({
+      size: tape.size,
+      env: tape.env,
+      command: tape.run.command,
+      cwd: resolve(options.cwd ?? dirname(tape.path)),
+      ...(options.tmux === undefined ? {} : { tmux: options.tmux }),
+    });
+    for (const step of tape.steps) {
+      current = { line: step.line, text: step.kind };
+      await play(step, session);
+    }
+  } catch (caught) {
+    const known = caught instanceof StepError || isPanescopeError(caught);
+    if (!known) throw caught;
+    error = `${where(current.line)} (${current.text}): ${messageOf(caught)}`;
+  } finally {
+    await session?.close();
+  }
+  const passed = error === undefined && snapshots.every((s) => (s.decision.kind === "pass" || s.decision.kind === "written") && (s.disagreements ?? []).length === 0);
+  return { path: tape.path, snapshots, ...(error === undefined ? {} : { error }), passed, ms: Date.now() - started };
+}
+
+/** A failure of runTape as an error (for callers who prefer throwing). */
+export function tapeError(result: TapeResult): PanescopeError | undefined {
+  if (result.passed) return undefined;
+  const parts = [result.error, ...result.snapshots.flatMap((s) => (s.decision.kind === "fail" || s.decision.kind === "missing-in-ci" ? [s.decision.message] : []))];
+  return new PanescopeError("golden", parts.filter((p) => p !== undefined).join("\n"));
+}

@@ -1,0 +1,344 @@
+// The I/O edge of golden testing: one program in one pane of a private tmux server (unique -L,
+// -f /dev/null), watched through a Hub from its first byte, driven with keys, read as screens.
+
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa, type ResultPromise } from "execa";
+import { PanescopeError } from "../errors.js";
+import type { Delta } from "../observe/delta.js";
+import type { PaneObserver } from "../observe/pane.js";
+import type { ScreenSnapshot } from "../observe/snapshot.js";
+import { TmuxServer } from "../tmux/server.js";
+import { Hub } from "../watch/hub.js";
+import { validateKeyName } from "../tmux/keys.js";
+import { describeMatch, frameScreen, screenMatches } from "./matching.js";
+import type { RunCommand, Size, TextMatch } from "./tape.js";
+
+/**
+ * TERM inside the pane (and tmux's default-terminal): tmux's own description, so programs use what
+ * tmux really supports (italics, 256 colours). Every Debian/Ubuntu ncurses-base ships it; a tape can
+ * still say `env TERM=screen`.
+ */
+export const GOLDEN_TERM = "tmux-256color";
+
+export interface PaneSessionOptions {
+  size: Size;
+  /** Added on top of the pinned environment. */
+  env?: Record<string, string>;
+  /** argv (run directly) or a shell command line (run by `sh -c`). A plain string is a shell line. */
+  command: RunCommand | string[] | string;
+  /** The tmux binary (default "tmux"). */
+  tmux?: string;
+  /** Working directory of the program (default: the current one). */
+  cwd?: string;
+}
+
+export interface ExitStatus {
+  dead: boolean;
+  /** The exit status as `sh` reports it (128+N for signal N); undefined while running. */
+  code?: number;
+}
+
+/** What `capture-pane -p` and `display -p` say about the pane at one moment. */
+export interface TmuxView {
+  lines: string[];
+  cursorX: number;
+  cursorY: number;
+  alternate: boolean;
+}
+
+// The pane runs this wrapper. It waits on a tmux channel we signal once the Hub is attached, so not
+// one byte of the program is missed; env -i replaces the whole environment (the tmux server's, which
+// is ours) with the pinned one. It does not exec the program: tmux 3.3a sometimes marks a pane dead
+// (pty EOF) without ever recording its exit status or running the pane-died hook (about 1 run in 3
+// of `new-session -- sh -c 'echo hi; sleep 0.3; exit 3'` with remain-on-exit on), so the wrapper
+// reports the status itself: a pane option, then a channel we wait on. `trap :` (a handler, which
+// children do not inherit, unlike an ignored signal) keeps C-c and C-\ for the program alone.
+const WRAPPER = [
+  'chan=$1 died=$2 tmux=$3; shift 3',
+  '"$tmux" wait-for "$chan" || exit 125',
+  "trap : INT QUIT",
+  'env -i "$@"',
+  "status=$?",
+  '"$tmux" set-option -p -t "$TMUX_PANE" @panescope_status "$status" >/dev/null 2>&1',
+  '"$tmux" wait-for -S "$died" >/dev/null 2>&1',
+  'exit "$status"',
+].join("\n");
+
+function argvOf(command: PaneSessionOptions["command"]): string[] {
+  if (typeof command === "string") return ["sh", "-c", command];
+  if (Array.isArray(command)) return command;
+  return command.kind === "argv" ? command.argv : ["sh", "-c", command.command];
+}
+
+function sizeText(size: Size): string {
+  return `${size.cols}x${size.rows}`;
+}
+
+function isQuiet(delta: Delta): boolean {
+  return delta.rows.length === 0 && delta.rawBytes === 0 && !delta.missed;
+}
+
+export class PaneSession {
+  private cursor: string;
+  private deathWaiter: ResultPromise | undefined;
+  private deathListeners = new Set<() => void>();
+  private deadFlag = false;
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    readonly server: TmuxServer,
+    private readonly hub: Hub,
+    readonly paneId: string,
+    readonly windowId: string,
+    private readonly observer: PaneObserver,
+    private readonly home: string,
+    private readonly socket: string | undefined,
+  ) {
+    this.cursor = "";
+  }
+
+  /** The -L socket name of this scenario's private server. */
+  get socketName(): string {
+    return this.server.socketName ?? "";
+  }
+
+  /** True once the program exited (the wrapper signalled it). */
+  get dead(): boolean {
+    return this.deadFlag;
+  }
+
+  static async start(options: PaneSessionOptions): Promise<PaneSession> {
+    const name = `panescope-golden-${process.pid}-${randomBytes(4).toString("hex")}`;
+    const tmux = options.tmux ?? "tmux";
+    const server = new TmuxServer({ socketName: name, tmux });
+    const home = await mkdtemp(join(tmpdir(), "panescope-golden-home-"));
+    const gate = `panescope-gate-${randomBytes(4).toString("hex")}`;
+    const died = `panescope-died-${randomBytes(4).toString("hex")}`;
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+      HOME: home,
+      TERM: GOLDEN_TERM,
+      LANG: "C.UTF-8",
+      LC_ALL: "C.UTF-8",
+      TZ: "UTC",
+      SHELL: "/bin/sh",
+      PS1: "$ ",
+      ...options.env,
+    };
+    const pairs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+    const { cols, rows } = options.size;
+    let hub: Hub | undefined;
+    let socket: string | undefined;
+    try {
+      // The server's own locale decides character widths (tmux calls wcwidth): pin it too.
+      const [ids = ""] = await server.runMany(
+        [
+          [
+            "-f", "/dev/null", "new-session", "-d", "-x", String(cols), "-y", String(rows), "-P", "-F", "#{pane_id} #{window_id} #{socket_path}",
+            ...(options.cwd === undefined ? [] : ["-c", options.cwd]),
+            "--", "sh", "-c", WRAPPER, "panescope-wrapper", gate, died, tmux, ...pairs, ...argvOf(options.command),
+          ],
+          ["set-option", "-g", "status", "off"],
+          ["set-option", "-g", "default-terminal", env.TERM ?? GOLDEN_TERM],
+          ["set-option", "-g", "remain-on-exit", "on"],
+          // An empty format keeps tmux from writing "Pane is dead (…, <time>)" over the final screen.
+          ["set-option", "-g", "remain-on-exit-format", ""],
+        ],
+        { env: { LANG: "C.UTF-8", LC_ALL: "C.UTF-8" } },
+      );
+      const [paneId = "", windowId = "", ...path] = ids.split(" ");
+      socket = path.length === 0 ? undefined : path.join(" ");
+      hub = new Hub({ server, key: randomBytes(32) });
+      const observer = await hub.observer(paneId);
+      const session = new PaneSession(server, hub, paneId, windowId, observer, home, socket);
+      session.cursor = (await observer.read()).cursor;
+      session.watchDeath(died);
+      await session.assertSize(options.size);
+      await server.run(["wait-for", "-S", gate]);
+      return session;
+    } catch (error) {
+      await hub?.close().catch(() => undefined);
+      await server.run(["kill-server"]).catch(() => undefined);
+      if (socket !== undefined) await rm(socket, { force: true });
+      await rm(home, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** A background `tmux wait-for` that returns when the wrapper signals the exit: no polling. */
+  private watchDeath(channel: string): void {
+    const waiter = execa(this.server.tmux, [...this.server.clientArgs(), "wait-for", channel], { reject: false, stdin: "ignore" });
+    this.deathWaiter = waiter;
+    void waiter.then((result) => {
+      if (result.exitCode !== 0 || this.closing !== undefined) return;
+      this.deadFlag = true;
+      for (const wake of this.deathListeners) wake();
+      this.deathListeners.clear();
+    });
+  }
+
+  /** Fails unless tmux's window and pane and the emulator all have exactly `size`. */
+  async assertSize(size: Size): Promise<void> {
+    const [line = ""] = await this.server.run(["display-message", "-p", "-t", this.paneId, "#{window_width}x#{window_height} #{pane_width}x#{pane_height}"]);
+    const [windowSize, paneSize] = line.split(" ");
+    const want = sizeText(size);
+    if (windowSize !== want || paneSize !== want) {
+      throw new PanescopeError(
+        "golden",
+        `asked for a ${want} terminal but tmux gave the window ${windowSize ?? "?"} and the pane ${paneSize ?? "?"}: ` +
+          "a sized client or another pane may be constraining it; run each scenario in its own server with one pane",
+      );
+    }
+    const deadline = Date.now() + 5000;
+    // The emulator follows %layout-change; wait (event-driven) until it has the new size.
+    while (sizeText(this.observer.size) !== want) {
+      if (Date.now() > deadline) throw new PanescopeError("golden", `the emulator is ${sizeText(this.observer.size)} after tmux resized the pane to ${want}`);
+      this.cursor = (await this.observer.waitForChange(this.cursor, deadline - Date.now())).cursor;
+    }
+  }
+
+  /** Presses tmux keys (validated: Enter, C-c, Up, a …). */
+  async sendKeys(names: string[]): Promise<void> {
+    const keys = names.map((name) => validateKeyName(name));
+    if (keys.length === 0) return;
+    this.requireAlive("press keys");
+    await this.server.run(["send-keys", "-t", this.paneId, "--", ...keys]);
+  }
+
+  /** Types text literally (`send-keys -l`): no key names, "\n" is a newline. */
+  async typeText(text: string): Promise<void> {
+    if (text === "") return;
+    this.requireAlive("type text");
+    await this.server.run(["send-keys", "-l", "-t", this.paneId, "--", text]);
+  }
+
+  /** Waits until the screen shows `match`; fails at once if the program exits first. */
+  async waitFor(match: TextMatch, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const lines = await this.lines();
+      if (screenMatches(lines, match)) return;
+      if (this.deadFlag) {
+        await this.waitQuiet(50, 2000).catch(() => undefined); // bytes in transit at exit
+        const final = await this.lines();
+        if (screenMatches(final, match)) return;
+        throw await this.deathError(`before ${describeMatch(match)} appeared`);
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new PanescopeError("timeout", `${describeMatch(match)} did not appear within ${timeoutMs} ms; the screen:\n${frameScreen(lines)}`);
+      }
+      await this.nextChange(left);
+    }
+  }
+
+  /** Waits until no output arrived for `ms` (the program drew its frame), at most `timeoutMs`. */
+  async waitQuiet(ms: number, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const delta = await this.observer.waitForChange(this.cursor, ms);
+      this.cursor = delta.cursor;
+      if (isQuiet(delta)) return;
+      if (Date.now() > deadline) {
+        throw new PanescopeError(
+          "timeout",
+          `the screen never stayed unchanged for ${ms} ms within ${timeoutMs} ms (a clock or spinner? mask it, or snapshot after it stops); the screen:\n${frameScreen(await this.lines())}`,
+        );
+      }
+    }
+  }
+
+  /** The screen as the emulator rendered it after every byte received so far. */
+  snapshot(): Promise<ScreenSnapshot> {
+    return this.observer.snapshot();
+  }
+
+  /** tmux's own rendering of the pane (`capture-pane -p`) and its cursor, in one tmux call. */
+  async captureTmux(): Promise<TmuxView> {
+    const out = await this.server.runMany([
+      ["capture-pane", "-p", "-t", this.paneId],
+      ["display-message", "-p", "-t", this.paneId, "#{cursor_x} #{cursor_y} #{alternate_on}"],
+    ]);
+    const state = (out.pop() ?? "").split(" ");
+    return { lines: out, cursorX: Number(state[0]), cursorY: Number(state[1]), alternate: state[2] === "1" };
+  }
+
+  /** Resizes the window (and so the pane) and asserts the new size everywhere. */
+  async resize(size: Size): Promise<void> {
+    await this.server.run(["resize-window", "-t", this.windowId, "-x", String(size.cols), "-y", String(size.rows)]);
+    await this.assertSize(size);
+  }
+
+  /** Whether the program exited, and its exit status as a shell reports it (128+N: signal N). */
+  async exitStatus(): Promise<ExitStatus> {
+    const [line = ""] = await this.server.run(["display-message", "-p", "-t", this.paneId, "#{pane_dead} #{@panescope_status}"]);
+    const [dead, code] = line.split(" ");
+    return { dead: dead === "1" || this.deadFlag, ...(code === undefined || code === "" ? {} : { code: Number(code) }) };
+  }
+
+  /** Waits (on the wrapper's signal) for the program to exit; returns its status. */
+  async waitExit(timeoutMs: number): Promise<ExitStatus> {
+    if (!this.deadFlag) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        this.deathListeners.add(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    if (!this.deadFlag) throw new PanescopeError("timeout", `the program did not exit within ${timeoutMs} ms; the screen:\n${frameScreen(await this.lines())}`);
+    await this.waitQuiet(50, 2000).catch(() => undefined);
+    return this.exitStatus();
+  }
+
+  /** Kills the server, removes its socket file and the temporary HOME. Safe to call twice. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.hub.close().catch(() => undefined);
+      await this.server.run(["kill-server"]).catch(() => undefined);
+      this.deathWaiter?.kill();
+      await this.deathWaiter?.catch(() => undefined);
+      // tmux 3.3a leaves its socket file behind after kill-server.
+      if (this.socket !== undefined) await rm(this.socket, { force: true });
+      await rm(this.home, { recursive: true, force: true });
+    })();
+    return this.closing;
+  }
+
+  /** The error for a program that exited while a step still needed it: status and last screen. */
+  async deathError(when: string): Promise<PanescopeError> {
+    const status = await this.exitStatus();
+    const code = status.code ?? "unknown";
+    const how = typeof code === "number" && code > 128 ? `exited with status ${code} (killed by signal ${code - 128}?)` : `exited with status ${code}`;
+    return new PanescopeError("golden", `the program ${how} ${when}; its last screen:\n${frameScreen(await this.lines())}`);
+  }
+
+  private requireAlive(what: string): void {
+    if (this.deadFlag) throw new PanescopeError("golden", `cannot ${what}: the program has exited (add "expect exit N" if that is intended)`);
+  }
+
+  private async lines(): Promise<string[]> {
+    return (await this.observer.snapshot()).lines;
+  }
+
+  /** Resolves on the next screen change, on the program's death, or after `ms`. */
+  private async nextChange(ms: number): Promise<void> {
+    const abort = new AbortController();
+    const wake = (): void => abort.abort();
+    this.deathListeners.add(wake);
+    try {
+      this.cursor = (await this.observer.waitForChange(this.cursor, ms, abort.signal)).cursor;
+    } finally {
+      this.deathListeners.delete(wake);
+    }
+  }
+}
+
+/** Starts a program in a private tmux server, watched from its first byte. Always `close()` it. */
+export function startPaneSession(options: PaneSessionOptions): Promise<PaneSession> {
+  return PaneSession.start(options);
+}
