@@ -22,7 +22,10 @@ interface View {
 
 async function tmuxView(test: TestServer, pane: string): Promise<View> {
   // One tmux invocation, so the rows and the cursor are of the same moment.
-  const out = await test.run(["capture-pane", "-p", "-t", pane, ";", "display-message", "-p", "-t", pane, "#{cursor_x},#{cursor_y} #{pane_width}x#{pane_height}"]);
+  const out = await test.server.runMany([
+    ["capture-pane", "-p", "-t", pane],
+    ["display-message", "-p", "-t", pane, "#{cursor_x},#{cursor_y} #{pane_width}x#{pane_height}"],
+  ]);
   const cursor = out.pop() ?? "";
   return { rows: out.map((row) => row.trimEnd()), cursor };
 }
