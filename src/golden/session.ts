@@ -5,7 +5,6 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa, type ResultPromise } from "execa";
 import { PanescopeError } from "../errors.js";
 import type { Delta } from "../observe/delta.js";
 import type { PaneObserver } from "../observe/pane.js";
@@ -83,7 +82,7 @@ function isQuiet(delta: Delta): boolean {
 
 export class PaneSession {
   private cursor: string;
-  private deathWaiter: ResultPromise | undefined;
+  private deathWaiter: { done: Promise<unknown>; stop: AbortController } | undefined;
   private deathListeners = new Set<() => void>();
   private deadFlag = false;
   private closing: Promise<void> | undefined;
@@ -170,10 +169,14 @@ export class PaneSession {
 
   /** A background `tmux wait-for` that returns when the wrapper signals the exit: no polling. */
   private watchDeath(channel: string): void {
-    const waiter = execa(this.server.tmux, [...this.server.clientArgs(), "wait-for", channel], { reject: false, stdin: "ignore" });
-    this.deathWaiter = waiter;
-    void waiter.then((result) => {
-      if (result.exitCode !== 0 || this.closing !== undefined) return;
+    const stop = new AbortController();
+    const done = this.server.run(["wait-for", channel], { signal: stop.signal }).then(
+      () => true,
+      () => false, // aborted by close(), or the server went away: not a death we can vouch for
+    );
+    this.deathWaiter = { done, stop };
+    void done.then((signalled) => {
+      if (!signalled || this.closing !== undefined) return;
       this.deadFlag = true;
       for (const wake of this.deathListeners) wake();
       this.deathListeners.clear();
@@ -300,8 +303,8 @@ export class PaneSession {
     this.closing ??= (async () => {
       await this.hub.close().catch(() => undefined);
       await this.server.run(["kill-server"]).catch(() => undefined);
-      this.deathWaiter?.kill();
-      await this.deathWaiter?.catch(() => undefined);
+      this.deathWaiter?.stop.abort();
+      await this.deathWaiter?.done;
       // tmux 3.3a leaves its socket file behind after kill-server.
       if (this.socket !== undefined) await rm(this.socket, { force: true });
       await rm(this.home, { recursive: true, force: true });

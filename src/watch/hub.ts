@@ -1,14 +1,18 @@
-// The hub: owns one PaneWatch per watched pane (through the session registry's control clients),
-// creates them on first read, retires idle ones under a cap, and answers capture_since reads.
-import { PanescopeError, isPanescopeError } from "../errors.js";
+// The hub: owns one watch per watched pane (a PaneWatch through the session registry's control
+// clients, or a PollWatch when control mode is unavailable), creates them on first read, replaces
+// them when the pane respawned or the tmux server restarted, retires idle ones under a cap, and
+// answers capture_since reads.
+import { PanescopeError, isPanescopeError, messageOf } from "../errors.js";
 import { decodeCursor } from "../observe/cursor.js";
 import type { Delta, MissedReason, ReadLimits } from "../observe/delta.js";
 import { instanceId } from "../observe/instance.js";
 import { loadCursorKey } from "../observe/key.js";
 import type { PaneObserver } from "../observe/pane.js";
-import { SessionRegistry, type SessionLease } from "../tmux/sessions.js";
+import type { ControlClientOptions } from "../tmux/client.js";
+import { SessionRegistry, type SessionLease, type SessionRegistryOptions } from "../tmux/sessions.js";
 import { validatePaneId, type TmuxServer } from "../tmux/server.js";
-import { PaneWatch } from "./pane-watch.js";
+import { PaneWatch, type PaneWatchOptions } from "./pane-watch.js";
+import { PollWatch } from "./poll.js";
 
 export interface HubOptions {
   server: TmuxServer;
@@ -21,11 +25,21 @@ export interface HubOptions {
   scrollback?: number;
   ringBytes?: number;
   warn?: (message: string) => void;
+  /** Control client settings (e.g. pauseAfterSeconds, spawn); the hub always sets autoContinue off. */
+  client?: Omit<ControlClientOptions, "server" | "session" | "autoContinue">;
+  /** How control clients are started (a seam; default ControlClient.start). */
+  startClient?: SessionRegistryOptions["start"];
+  /** A pane read by polling tries control mode again after this long. Default 30 s. */
+  retryStreamingMs?: number;
+  /** How often a waiting read polls while control mode is unavailable. Default 250 ms. */
+  pollIntervalMs?: number;
 }
 
 interface Entry {
-  watch: PaneWatch;
-  lease: SessionLease;
+  watch: PaneWatch | PollWatch;
+  /** The control client behind a PaneWatch (none while polling). */
+  lease?: SessionLease;
+  retired?: boolean;
 }
 
 export interface CaptureRequest {
@@ -36,6 +50,11 @@ export interface CaptureRequest {
   limits?: ReadLimits;
 }
 
+type After = NonNullable<PaneWatchOptions["after"]>;
+
+/** Failures of control mode itself; the pane may still be readable through one-shot commands. */
+const CONTROL_FAILURES = new Set(["tmux-exited", "timeout", "protocol", "command-failed"]);
+
 export class Hub {
   readonly server: TmuxServer;
   private readonly key: Uint8Array;
@@ -45,7 +64,7 @@ export class Hub {
   /** The same watches once started, for the sweep. */
   private readonly started = new Map<string, Entry>();
   /** Where retired observers ended, so a successor continues after them. Bounded. */
-  private readonly retired = new Map<string, { offset: number; seq: number; reason: MissedReason }>();
+  private readonly retired = new Map<string, After>();
   private readonly options: HubOptions;
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
 
@@ -55,29 +74,22 @@ export class Hub {
     this.key = options.key ?? loadCursorKey(options.warn ? { warn: options.warn } : {}).key;
     this.instance = options.instance ?? instanceId();
     // The hub re-seeds on %pause itself (the seed recipe resumes the pane), so no auto-continue.
-    this.sessions = new SessionRegistry({ server: options.server, graceMs: 2000, client: { autoContinue: false } });
+    this.sessions = new SessionRegistry({
+      server: options.server,
+      graceMs: 2000,
+      client: { ...options.client, autoContinue: false },
+      ...(options.startClient ? { start: options.startClient } : {}),
+    });
   }
 
-  /** The observer of a pane, watching it first if needed. */
+  /** The observer of a pane, watching it first if needed (polled fresh when not streaming). */
   async observer(paneId: string): Promise<PaneObserver> {
-    validatePaneId(paneId);
-    let pending = this.watches.get(paneId);
-    if (pending) {
-      const entry = await pending.catch(() => undefined);
-      if (entry && !entry.lease.client.closed) {
-        entry.watch.lastUsed = Date.now();
-        const state = await entry.watch.check();
-        if (state !== "respawned") return entry.watch.observer;
-        this.retire(paneId, entry, "respawned");
-      } else if (this.watches.get(paneId) === pending) {
-        if (entry) this.retire(paneId, entry, "server-restarted");
-        else this.watches.delete(paneId);
-      }
-    }
-    pending = this.watches.get(paneId) ?? this.start(paneId);
-    const entry = await pending;
-    entry.watch.lastUsed = Date.now();
-    return entry.watch.observer;
+    return (await this.entry(paneId)).watch.observer;
+  }
+
+  /** Panes watched now, and whether each streams (for diagnostics and tests). */
+  get watching(): { paneId: string; streaming: boolean; closed: boolean }[] {
+    return [...this.started].map(([paneId, entry]) => ({ paneId, streaming: entry.watch instanceof PaneWatch, closed: entry.watch.observer.closed }));
   }
 
   /** The pane a read is about: the cursor's, else the one named, else tmux's active pane. */
@@ -98,14 +110,32 @@ export class Hub {
     return active;
   }
 
-  /** The capture_since contract: what changed since the cursor, waiting up to waitMs for news. */
+  /**
+   * The capture_since contract: what changed since the cursor, waiting up to waitMs for news.
+   * A wait ends at once when the pane closes — also when the tmux server goes away (`closed: true`,
+   * the last screen kept) — or when the signal aborts.
+   */
   async capture(request: CaptureRequest): Promise<Delta> {
     const paneId = await this.resolvePane(request.paneId, request.cursor);
-    const observer = await this.observer(paneId);
+    const entry = await this.entry(paneId);
+    const { watch } = entry;
+    let delta: Delta;
     if (request.waitMs && request.waitMs > 0) {
-      return observer.waitForChange(request.cursor, request.waitMs, request.signal, request.limits);
+      delta =
+        watch instanceof PollWatch
+          ? await watch.waitForChange(request.cursor, request.waitMs, request.signal, request.limits)
+          : await watch.observer.waitForChange(request.cursor, request.waitMs, request.signal, request.limits);
+    } else {
+      delta = await watch.observer.read(request.cursor, request.limits);
     }
-    return observer.read(request.cursor, request.limits);
+    // A new process may have appeared in the pane while we read (output of a respawned process can
+    // reach the old observer before tmux's subscription says so): ask tmux once more, and if so,
+    // answer from the new process's watch instead of a delta that mixes both.
+    if (watch instanceof PaneWatch && !watch.respawned && !watch.observer.closed) await watch.check();
+    if (watch.respawned && request.cursor !== undefined) {
+      return (await this.entry(paneId)).watch.observer.read(request.cursor, request.limits);
+    }
+    return delta;
   }
 
   /** Stops watching everything and detaches every control client. */
@@ -117,28 +147,102 @@ export class Hub {
     for (const result of entries) {
       if (result.status !== "fulfilled") continue;
       result.value.watch.dispose();
-      result.value.lease.release();
+      result.value.lease?.release();
     }
     await this.sessions.closeAll();
   }
 
+  /** The entry answering for a pane: an existing watch if it still does, else a new one. */
+  private async entry(paneId: string): Promise<Entry> {
+    validatePaneId(paneId);
+    const pending = this.watches.get(paneId);
+    if (pending) {
+      const entry = await pending.catch(() => undefined);
+      if (entry && !entry.retired) {
+        const reason = await this.revalidate(paneId, entry);
+        if (reason === undefined) {
+          entry.watch.lastUsed = Date.now();
+          return entry;
+        }
+        if (!entry.retired) this.retire(paneId, entry, reason);
+      } else if (!entry && this.watches.get(paneId) === pending) {
+        this.watches.delete(paneId);
+      }
+    }
+    // Synchronous from the retire above: concurrent readers share one successor.
+    const entry = await (this.watches.get(paneId) ?? this.start(paneId));
+    entry.watch.lastUsed = Date.now();
+    return entry;
+  }
+
+  /** Whether a watch still answers for its pane (undefined), or why it must be replaced. */
+  private async revalidate(paneId: string, entry: Entry): Promise<MissedReason | undefined> {
+    const { watch } = entry;
+    if (watch instanceof PollWatch) {
+      if (Date.now() - watch.since >= (this.options.retryStreamingMs ?? 30_000) && !watch.observer.closed) {
+        watch.since = Date.now();
+        if (await this.retryStreaming(paneId, entry, watch)) return undefined;
+      }
+      return (await watch.check()) === "respawned" ? "respawned" : undefined;
+    }
+    if (watch.connected) return (await watch.check()) === "respawned" ? "respawned" : undefined;
+    // The control client ended: its session was destroyed, the server was killed or restarted, or
+    // someone detached it. Keep the closed observer (final screen) unless tmux has the pane again.
+    watch.observer.markClosed();
+    const { serverPid, serverStart } = watch.observer.identity;
+    let generation;
+    try {
+      generation = await this.server.serverGeneration({ timeoutMs: 5000 });
+    } catch {
+      return undefined; // no server now: the pane is gone, its last screen stays readable
+    }
+    if (generation.pid !== serverPid || generation.startTime !== serverStart) return "server-restarted";
+    // display-message may fall back to another pane when the target is gone (tmux 3.3a prints an
+    // empty line for `-t %99`), so compare the id it reports.
+    const alive = await this.server.run(["display-message", "-p", "-t", paneId, "#{pane_id}"]).then(
+      ([id]) => id === paneId,
+      () => false,
+    );
+    return alive ? "evicted" : undefined;
+  }
+
+  /** Tries control mode again for a polled pane; on success the stream replaces the poll. */
+  private async retryStreaming(paneId: string, entry: Entry, poll: PollWatch): Promise<boolean> {
+    let next: Entry;
+    try {
+      const session = await this.sessionOf(paneId);
+      const { observer } = poll;
+      next = await this.startStreaming(paneId, session, { offset: observer.offset, seq: observer.sequence, reason: "not-streaming" });
+    } catch {
+      return false;
+    }
+    if (entry.retired) {
+      next.watch.dispose();
+      next.lease?.release();
+      return false;
+    }
+    // The entry object stays the one in the maps; from now on it holds the stream.
+    poll.dispose();
+    entry.watch = next.watch;
+    if (next.lease) entry.lease = next.lease;
+    return true;
+  }
+
   private start(paneId: string): Promise<Entry> {
     const pending = (async (): Promise<Entry> => {
+      const after = this.retired.get(paneId);
       const session = await this.sessionOf(paneId);
-      const lease = await this.sessions.acquire(session);
       try {
-        const after = this.retired.get(paneId);
-        const watch = await PaneWatch.start(lease.client, paneId, {
-          key: this.key,
-          instance: this.instance,
-          ...(this.options.scrollback === undefined ? {} : { scrollback: this.options.scrollback }),
-          ...(this.options.ringBytes === undefined ? {} : { ringBytes: this.options.ringBytes }),
-          ...(after ? { after } : {}),
-        });
-        return { watch, lease };
+        return await this.startStreaming(paneId, session, after);
       } catch (error) {
-        lease.release();
-        throw error;
+        if (!isPanescopeError(error) || !CONTROL_FAILURES.has(error.kind)) throw error;
+        const retryS = Math.round((this.options.retryStreamingMs ?? 30_000) / 1000);
+        this.warn(`panescope: control mode unavailable for ${paneId} (${messageOf(error)}); polling capture-pane, retrying in ${retryS} s`);
+        const watch = await PollWatch.start(this.server, paneId, {
+          ...this.watchOptions(after),
+          ...(this.options.pollIntervalMs === undefined ? {} : { intervalMs: this.options.pollIntervalMs }),
+        });
+        return { watch };
       }
     })();
     this.watches.set(paneId, pending);
@@ -155,6 +259,33 @@ export class Hub {
     return pending;
   }
 
+  private async startStreaming(paneId: string, session: string, after: After | undefined): Promise<Entry> {
+    let lease = await this.sessions.acquire(session);
+    if (lease.client.closed) {
+      // A client whose tmux just ended (server restarted) that the registry has not dropped yet.
+      lease.release();
+      await lease.client.exited;
+      lease = await this.sessions.acquire(session);
+    }
+    try {
+      const watch = await PaneWatch.start(lease.client, paneId, this.watchOptions(after));
+      return { watch, lease };
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
+  }
+
+  private watchOptions(after: After | undefined): PaneWatchOptions {
+    return {
+      key: this.key,
+      instance: this.instance,
+      ...(this.options.scrollback === undefined ? {} : { scrollback: this.options.scrollback }),
+      ...(this.options.ringBytes === undefined ? {} : { ringBytes: this.options.ringBytes }),
+      ...(after ? { after } : {}),
+    };
+  }
+
   private async sessionOf(paneId: string): Promise<string> {
     try {
       const [session] = await this.server.run(["display-message", "-p", "-t", paneId, "#{session_id}"]);
@@ -166,14 +297,21 @@ export class Hub {
   }
 
   private retire(paneId: string, entry: Entry, reason: MissedReason): void {
+    entry.retired = true;
     const { observer } = entry.watch;
     // The successor's offsets and sequences start beyond every cursor this observer issued.
     this.retired.set(paneId, { offset: observer.offset, seq: observer.sequence, reason });
     if (this.retired.size > 4096) this.retired.delete(this.retired.keys().next().value ?? "");
-    this.watches.delete(paneId);
-    this.started.delete(paneId);
+    if (this.started.get(paneId) === entry) {
+      this.watches.delete(paneId);
+      this.started.delete(paneId);
+    }
     entry.watch.dispose();
-    entry.lease.release();
+    entry.lease?.release();
+  }
+
+  private warn(message: string): void {
+    (this.options.warn ?? ((m: string) => void process.stderr.write(`${m}\n`)))(message);
   }
 
   /** Retires panes unread for idleMs, then the least recently read beyond maxPanes. */

@@ -1,7 +1,9 @@
 // The bridge for one pane: routes a control client's events to a PaneObserver, seeds it race-free,
-// re-seeds it when tmux dropped output (%pause), and follows its size and death.
+// re-seeds it when tmux dropped output (%pause), and follows its size, death and respawn.
+import { isPanescopeError } from "../errors.js";
 import type { ControlClient } from "../tmux/client.js";
 import type { ControlEvent } from "../tmux/events.js";
+import { parseLayout } from "../tmux/layout.js";
 import { PaneObserver, type PaneIdentity } from "../observe/pane.js";
 import type { MissedReason } from "../observe/delta.js";
 import { parseProbe, seedCommands, probeCommands, type PaneProbe } from "./probe.js";
@@ -15,15 +17,31 @@ export interface PaneWatchOptions {
   after?: { offset: number; seq: number; reason: MissedReason };
 }
 
+/** What a check on read found: still the same process, gone/exited, or a new process in the pane. */
+export type PaneState = "alive" | "closed" | "respawned";
+
 /** Where the pane's output goes: before our `%continue` it is inside the capture (dropped). */
 type Mode = "dropping" | "holding" | "live";
 
+/**
+ * One subscription per control client, over every pane of its session. tmux 3.3a never reports a
+ * dead pane through a single-pane subscription (`name:%1:#{pane_dead}` stays at 0 after the process
+ * exits with remain-on-exit on), but the all-panes form `name:%*:…` does, within about a second.
+ */
+export const PANES_SUBSCRIPTION = "panescope_panes";
+const SUBSCRIBE = ["refresh-client", "-B", `${PANES_SUBSCRIPTION}:%*:#{pane_dead} #{pane_pid}`];
+
 export class PaneWatch {
   lastUsed = Date.now();
+  /** Set when tmux reports a different process in the pane: the hub replaces this watch. */
+  respawned = false;
   private mode: Mode = "dropping";
   private held: Uint8Array[] = [];
   private observerRef: PaneObserver | undefined;
   private reseeding = false;
+  /** tmux paused the pane again while a seed ran (or before the first one finished). */
+  private reseedAgain = false;
+  private disposed = false;
   private readonly unsubscribe: () => void;
 
   private constructor(
@@ -32,11 +50,20 @@ export class PaneWatch {
     private readonly options: PaneWatchOptions,
   ) {
     this.unsubscribe = client.on((event) => this.onEvent(event));
+    // The process may end without a %exit line (server killed): the pane is gone to us either way.
+    void client.exited.then(() => {
+      if (!this.disposed) this.observerRef?.markClosed();
+    });
   }
 
   get observer(): PaneObserver {
     if (!this.observerRef) throw new Error("PaneWatch used before it was seeded");
     return this.observerRef;
+  }
+
+  /** True while the control client behind this watch is usable. */
+  get connected(): boolean {
+    return !this.client.closed;
   }
 
   /** Starts watching: subscribe first, then seed in one atomic command line (design.md). */
@@ -48,28 +75,39 @@ export class PaneWatch {
       watch.observerRef.seed(probe.state);
       if (probe.dead) watch.observerRef.markClosed();
       watch.goLive();
+      if (watch.reseedAgain) void watch.reseed("paused");
+      // Best effort: without it a dead pane under remain-on-exit is still found by check() on read.
+      client.command(SUBSCRIBE).catch(() => undefined);
       return watch;
     } catch (error) {
-      watch.unsubscribe();
+      watch.dispose();
       throw error;
     }
   }
 
   /** Asks tmux whether the pane is still alive and the same process; closes the observer if not. */
-  async check(): Promise<"alive" | "closed" | "respawned"> {
+  async check(): Promise<PaneState> {
     const observer = this.observer;
-    if (observer.closed) return "closed";
+    if (this.respawned) return "respawned";
+    if (this.client.closed) {
+      observer.markClosed();
+      return "closed";
+    }
+    // Probed even when already closed: a dead pane (remain-on-exit) can be respawned.
     try {
       const probe = parseProbe(await this.client.commands(probeCommands(this.paneId), { timeoutMs: 5000 }));
-      if (probe.panePid !== observer.identity.panePid) return "respawned";
+      if (probe.panePid !== observer.identity.panePid) return this.markRespawned();
       if (probe.dead) observer.markClosed();
-    } catch {
-      observer.markClosed(); // can't find pane, or the client ended: either way it is gone to us
+    } catch (error) {
+      // Can't find the pane, or the client ended: either way it is gone to us. A slow reply (a
+      // client far behind a flood) proves nothing: the pane stays open.
+      if (!isPanescopeError(error, "timeout") && !isPanescopeError(error, "aborted")) observer.markClosed();
     }
     return observer.closed ? "closed" : "alive";
   }
 
   dispose(): void {
+    this.disposed = true;
     this.unsubscribe();
     this.observerRef?.dispose();
   }
@@ -111,6 +149,15 @@ export class PaneWatch {
     for (const data of held) this.observer.ingest(data);
   }
 
+  /** A different process now runs in the pane: wake readers with the break; the hub replaces us. */
+  private markRespawned(): "respawned" {
+    if (!this.respawned) {
+      this.respawned = true;
+      this.observerRef?.addBreak("respawned", 0);
+    }
+    return "respawned";
+  }
+
   private onEvent(event: ControlEvent): void {
     switch (event.type) {
       case "output":
@@ -123,20 +170,21 @@ export class PaneWatch {
         return;
       case "pause":
         // tmux dropped this pane's output for us: take its screen again, then resume the stream.
-        // A requested pause is our own seeding recipe (or pane text inside a reply): not a loss.
-        if (event.paneId === this.paneId && this.mode === "live" && event.requested !== true && this.observerRef) void this.reseed("paused");
+        // Our own pause (inside the seed's reply) is `requested`; tmux's can come at any moment,
+        // also while a seed is running, and must never be left without a `continue`.
+        if (event.paneId !== this.paneId || event.requested === true) return;
+        if (this.observerRef) void this.reseed("paused");
+        else this.reseedAgain = true;
         return;
       case "layout-change":
-        if (!this.observerRef) return;
-        for (const pane of event.panes) if (pane.paneId === this.paneId) this.observerRef.resize(pane.cols, pane.rows);
-        if (!event.panes.some((pane) => pane.paneId === this.paneId)) void this.check();
+        this.onLayout(event);
         return;
       case "window-close":
       case "unlinked-window-close":
         if (this.observerRef) void this.check();
         return;
       case "subscription-changed":
-        if (event.paneId === this.paneId && event.value.startsWith("1")) this.observerRef?.markClosed();
+        this.onSubscription(event);
         return;
       case "exit":
         this.observerRef?.markClosed();
@@ -146,19 +194,62 @@ export class PaneWatch {
     }
   }
 
+  private onLayout(event: Extract<ControlEvent, { type: "layout-change" }>): void {
+    if (!this.observerRef) return;
+    // A zoomed pane's size is in the visible layout (tmux 3.3a `resize-pane -Z`: flags `*Z`, the
+    // full layout keeps the unzoomed split); without zoom both layouts are the same.
+    const visible = event.visibleLayout === undefined ? null : parseLayout(event.visibleLayout);
+    const pane = (visible ?? event.panes).find((p) => p.paneId === this.paneId) ?? event.panes.find((p) => p.paneId === this.paneId);
+    if (pane) this.observerRef.resize(pane.cols, pane.rows);
+    else if (!event.panes.some((p) => p.paneId === this.paneId)) void this.check();
+  }
+
+  private onSubscription(event: Extract<ControlEvent, { type: "subscription-changed" }>): void {
+    const observer = this.observerRef;
+    if (!observer || event.paneId !== this.paneId) return;
+    if (event.name !== PANES_SUBSCRIPTION) return;
+    const [dead, pid] = event.value.split(" ");
+    if (pid !== undefined && pid !== "" && Number(pid) !== observer.identity.panePid) this.markRespawned();
+    else if (dead === "1") observer.markClosed();
+  }
+
+  /**
+   * Re-seeds until a seed completes with no tmux pause after it. A seed that times out (a client far
+   * behind a flood gets its replies late) is tried again: giving up would leave the pane paused in
+   * tmux for good, its output never arriving again.
+   */
   private async reseed(reason: MissedReason): Promise<void> {
-    if (this.reseeding) return;
+    if (this.reseeding) {
+      this.reseedAgain = true;
+      return;
+    }
     this.reseeding = true;
     try {
-      const probe = await this.capture();
-      this.observer.reseed(probe.state, reason);
-      if (probe.dead) this.observer.markClosed();
-      this.goLive();
-    } catch {
-      this.mode = "live";
-      await this.check();
+      for (let attempt = 1; !this.disposed; attempt++) {
+        this.reseedAgain = false;
+        try {
+          const probe = await this.capture();
+          if (this.disposed) return;
+          this.observer.reseed(probe.state, reason);
+          if (probe.dead) this.observer.markClosed();
+          this.goLive();
+          if (!this.reseedAgain) return;
+        } catch (error) {
+          this.mode = "live";
+          if (this.client.closed || !isPanescopeError(error, "timeout") || attempt >= MAX_RESEEDS) {
+            // Last resort: resume the stream (the gap is already flagged by a previous break or
+            // will be by check) rather than leave the pane paused.
+            this.client.command(["refresh-client", "-A", `${this.paneId}:continue`]).catch(() => undefined);
+            this.observer.addBreak(reason, 0);
+            await this.check();
+            return;
+          }
+        }
+      }
     } finally {
       this.reseeding = false;
     }
   }
 }
+
+const MAX_RESEEDS = 5;

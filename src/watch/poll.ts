@@ -1,0 +1,145 @@
+// The fallback when control mode is unavailable (attach refused, or `%exit` right after attach):
+// a pane view kept by polling `capture-pane` through one-shot tmux commands. Rendered rows stay
+// right (each poll repaints the emulator from tmux's capture); raw output is not seen at all, so
+// every answer says `streaming: false`, and the switch to polling is a `not-streaming` break.
+import { randomBytes } from "node:crypto";
+import { isPanescopeError, PanescopeError } from "../errors.js";
+import type { Delta, ReadLimits } from "../observe/delta.js";
+import { PaneObserver } from "../observe/pane.js";
+import type { PaneState as SeedState } from "../observe/seed.js";
+import type { TmuxServer } from "../tmux/server.js";
+import type { PaneState, PaneWatchOptions } from "./pane-watch.js";
+import { parseProbe, probeCommands, type PaneProbe } from "./probe.js";
+
+export interface PollWatchOptions extends PaneWatchOptions {
+  /** While a read waits for news, poll this often. Default 250 ms. */
+  intervalMs?: number;
+}
+
+export const DEFAULT_POLL_INTERVAL_MS = 250;
+
+/** The probe of probe.ts through ONE one-shot tmux invocation (tmux runs a `;` list atomically). */
+export async function pollProbe(server: TmuxServer, paneId: string): Promise<PaneProbe> {
+  // Replies are split on a random line no pane can predict, so captured text cannot forge a split.
+  const nonce = `panescope-${randomBytes(8).toString("hex")}`;
+  const commands = probeCommands(paneId).flatMap((command, i) => (i === 0 ? [command] : [["display-message", "-p", nonce], command]));
+  let lines: string[];
+  try {
+    lines = await server.runMany(commands, { timeoutMs: 5000 });
+  } catch (error) {
+    if (isPanescopeError(error, "command-failed")) {
+      throw new PanescopeError("unknown-pane", `no pane ${paneId} on this tmux server: list_panes shows the panes there are`, { cause: error });
+    }
+    throw error;
+  }
+  const replies: string[][] = [[]];
+  for (const line of lines) {
+    if (line === nonce) replies.push([]);
+    else replies[replies.length - 1]?.push(line);
+  }
+  if (replies.length !== 3) throw new PanescopeError("protocol", `tmux gave ${replies.length} of 3 probe replies for ${paneId}`);
+  return parseProbe(replies);
+}
+
+/** Escape bytes before a repaint: leave the alternate screen, reset attributes and scroll region, clear. */
+const REPAINT = "\x1b[?1049l\x1b[0m\x1b[r\x1b[H\x1b[2J";
+
+export class PollWatch {
+  lastUsed = Date.now();
+  /** When control mode was last tried for this pane (the hub retries it after a while). */
+  since = Date.now();
+  respawned = false;
+  private history: number;
+  private readonly intervalMs: number;
+
+  private constructor(
+    private readonly server: TmuxServer,
+    readonly paneId: string,
+    readonly observer: PaneObserver,
+    probe: PaneProbe,
+    intervalMs: number,
+  ) {
+    this.history = historyOf(probe);
+    this.intervalMs = intervalMs;
+  }
+
+  static async start(server: TmuxServer, paneId: string, options: PollWatchOptions): Promise<PollWatch> {
+    const probe = await pollProbe(server, paneId);
+    const observer = new PaneObserver({
+      identity: { paneId, panePid: probe.panePid, serverPid: probe.serverPid, serverStart: probe.serverStart, instance: options.instance },
+      cols: probe.state.cols,
+      rows: probe.state.rows,
+      key: options.key,
+      ...(options.scrollback === undefined ? {} : { scrollback: options.scrollback }),
+      ...(options.ringBytes === undefined ? {} : { ringBytes: options.ringBytes }),
+      ...(options.after
+        ? { startOffset: options.after.offset + 1, startSeq: options.after.seq + 1, predecessor: options.after.reason }
+        : {}),
+    });
+    observer.setStreaming(false);
+    observer.seed(probe.state);
+    if (probe.dead) observer.markClosed();
+    return new PollWatch(server, paneId, observer, probe, options.intervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+  }
+
+  /** Polls tmux once: repaints the screen from its capture, and notes death or a new process. */
+  async check(): Promise<PaneState> {
+    if (this.respawned) return "respawned";
+    let probe: PaneProbe;
+    try {
+      probe = await pollProbe(this.server, this.paneId);
+    } catch {
+      this.observer.markClosed(); // the pane (or the server) is gone: the last screen stays readable
+      return "closed";
+    }
+    if (probe.panePid !== this.observer.identity.panePid) {
+      this.respawned = true;
+      this.observer.addBreak("respawned", 0);
+      return "respawned";
+    }
+    this.repaint(probe);
+    if (probe.dead) this.observer.markClosed();
+    return this.observer.closed ? "closed" : "alive";
+  }
+
+  /** Like PaneObserver.waitForChange, polling tmux every intervalMs while it waits. */
+  async waitForChange(cursor: string | undefined, waitMs: number, signal?: AbortSignal, limits: ReadLimits = {}): Promise<Delta> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const state = await this.check();
+      const slice = Math.max(0, Math.min(this.intervalMs, deadline - Date.now()));
+      const delta = await this.observer.waitForChange(cursor, state === "alive" ? slice : 0, signal, limits);
+      if (cursor === undefined || !isEmpty(delta) || signal?.aborted === true || Date.now() >= deadline) return delta;
+    }
+  }
+
+  dispose(): void {
+    this.observer.dispose();
+  }
+
+  /**
+   * Repaints from the top, starting with the lines that scrolled into history since the last poll
+   * (history_size grew by k), so they scroll into the emulator's history and every line keeps its
+   * absolute number. Known limit: once tmux's history is full, history_size stops growing and a
+   * scroll shows as changed rows at the same line numbers.
+   */
+  private repaint(probe: PaneProbe): void {
+    const { state } = probe;
+    const history = historyOf(probe);
+    const scrolled = Math.max(0, Math.min(history - this.history, history));
+    this.history = history;
+    this.observer.resize(state.cols, state.rows);
+    const visible = state.lines.slice(Math.max(0, state.lines.length - state.rows - scrolled));
+    const repaint: SeedState = { ...state, lines: [REPAINT + (visible[0] ?? ""), ...visible.slice(1)] };
+    this.observer.seed(repaint);
+  }
+}
+
+/** Lines of the normal screen above its visible rows. */
+function historyOf(probe: PaneProbe): number {
+  return Math.max(0, probe.state.lines.length - probe.state.rows);
+}
+
+function isEmpty(delta: Delta): boolean {
+  return delta.rows.length === 0 && delta.raw === "" && !delta.missed && !delta.closed;
+}
