@@ -117,7 +117,9 @@ export class Hub {
    */
   async capture(request: CaptureRequest): Promise<Delta> {
     const paneId = await this.resolvePane(request.paneId, request.cursor);
-    const entry = await this.entry(paneId);
+    // One question to tmux per read, after it (below): it finds a pane that died or was respawned
+    // before or during the read alike.
+    const entry = await this.entry(paneId, { probe: false });
     const { watch } = entry;
     let delta: Delta;
     if (request.waitMs && request.waitMs > 0) {
@@ -131,10 +133,12 @@ export class Hub {
     // A new process may have appeared in the pane while we read (output of a respawned process can
     // reach the old observer before tmux's subscription says so): ask tmux once more, and if so,
     // answer from the new process's watch instead of a delta that mixes both.
-    if (watch instanceof PaneWatch && !watch.respawned && !watch.observer.closed) await watch.check();
+    if (watch instanceof PaneWatch && !watch.respawned) await watch.check();
     if (watch.respawned && request.cursor !== undefined) {
       return (await this.entry(paneId)).watch.observer.read(request.cursor, request.limits);
     }
+    // Found dead just now: the same answer, now saying so (the cursor given has not moved).
+    if (!delta.closed && watch.observer.closed) return watch.observer.read(request.cursor, request.limits);
     return delta;
   }
 
@@ -153,13 +157,13 @@ export class Hub {
   }
 
   /** The entry answering for a pane: an existing watch if it still does, else a new one. */
-  private async entry(paneId: string): Promise<Entry> {
+  private async entry(paneId: string, options: { probe: boolean } = { probe: true }): Promise<Entry> {
     validatePaneId(paneId);
     const pending = this.watches.get(paneId);
     if (pending) {
       const entry = await pending.catch(() => undefined);
       if (entry && !entry.retired) {
-        const reason = await this.revalidate(paneId, entry);
+        const reason = await this.revalidate(paneId, entry, options.probe);
         if (reason === undefined) {
           entry.watch.lastUsed = Date.now();
           return entry;
@@ -176,7 +180,7 @@ export class Hub {
   }
 
   /** Whether a watch still answers for its pane (undefined), or why it must be replaced. */
-  private async revalidate(paneId: string, entry: Entry): Promise<MissedReason | undefined> {
+  private async revalidate(paneId: string, entry: Entry, probe: boolean): Promise<MissedReason | undefined> {
     const { watch } = entry;
     if (watch instanceof PollWatch) {
       if (Date.now() - watch.since >= (this.options.retryStreamingMs ?? 30_000) && !watch.observer.closed) {
@@ -185,7 +189,11 @@ export class Hub {
       }
       return (await watch.check()) === "respawned" ? "respawned" : undefined;
     }
-    if (watch.connected) return (await watch.check()) === "respawned" ? "respawned" : undefined;
+    if (watch.connected) {
+      if (watch.respawned) return "respawned";
+      if (!probe) return undefined;
+      return (await watch.check()) === "respawned" ? "respawned" : undefined;
+    }
     // The control client ended: its session was destroyed, the server was killed or restarted, or
     // someone detached it. Keep the closed observer (final screen) unless tmux has the pane again.
     watch.observer.markClosed();

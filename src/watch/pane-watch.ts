@@ -6,7 +6,7 @@ import type { ControlEvent } from "../tmux/events.js";
 import { parseLayout } from "../tmux/layout.js";
 import { PaneObserver, type PaneIdentity } from "../observe/pane.js";
 import type { MissedReason } from "../observe/delta.js";
-import { parseProbe, seedCommands, probeCommands, type PaneProbe } from "./probe.js";
+import { livenessCommand, parseLiveness, parseProbe, seedCommands, probeCommands, type PaneProbe } from "./probe.js";
 import { ReflowCheck } from "./reflow.js";
 
 export interface PaneWatchOptions {
@@ -102,11 +102,13 @@ export class PaneWatch {
       observer.markClosed();
       return "closed";
     }
-    // Probed even when already closed: a dead pane (remain-on-exit) can be respawned.
+    // Probed even when already closed: a dead pane (remain-on-exit) can be respawned. A short
+    // question, not the full probe: under a flood its reply waits behind the pane's output.
     try {
-      const probe = parseProbe(await this.client.commands(probeCommands(this.paneId), { timeoutMs: 5000 }));
-      if (probe.panePid !== observer.identity.panePid) return this.markRespawned();
-      if (probe.dead) observer.markClosed();
+      const live = parseLiveness(this.paneId, await this.client.command(livenessCommand(this.paneId), { timeoutMs: 5000 }));
+      if (!live.exists) observer.markClosed();
+      else if (live.panePid !== observer.identity.panePid) return this.markRespawned();
+      else if (live.dead) observer.markClosed();
     } catch (error) {
       // Can't find the pane, or the client ended: either way it is gone to us. A slow reply (a
       // client far behind a flood) proves nothing: the pane stays open.

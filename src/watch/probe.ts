@@ -98,3 +98,20 @@ export function parseProbe([saved, capture, display]: string[][]): PaneProbe {
     state,
   };
 }
+
+/** Whether a pane still exists, its process, and whether that process exited: one short reply. */
+export function livenessCommand(paneId: string): string[] {
+  return ["display-message", "-p", "-t", paneId, "#{pane_id} #{pane_pid} #{pane_dead}"];
+}
+
+export interface Liveness {
+  /** False when tmux answered for another pane: `display-message -t %99` in tmux 3.3a falls back. */
+  exists: boolean;
+  panePid: number;
+  dead: boolean;
+}
+
+export function parseLiveness(paneId: string, [line]: string[]): Liveness {
+  const [id, pid, dead] = (line ?? "").split(" ");
+  return { exists: id === paneId, panePid: Number(pid), dead: dead === "1" };
+}

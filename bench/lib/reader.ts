@@ -1,0 +1,105 @@
+// How the bench reads panes: `capture_since` over stdio from an MCP client to `node dist/cli.js`
+// (what an agent pays), or the in-process Hub when the built server is missing (said in the note).
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Delta } from "../../src/observe/delta.js";
+import { Hub } from "../../src/watch/hub.js";
+import type { BenchServer } from "./tmux.js";
+
+export interface CaptureArgs {
+  paneId?: string;
+  cursor?: string;
+  waitMs?: number;
+  maxLines?: number;
+  maxBytes?: number;
+}
+
+export interface Reader {
+  readonly transport: "stdio" | "in-process";
+  capture(args: CaptureArgs): Promise<Delta>;
+  /** Resident set size of the process holding the observers, in bytes (VmRSS). */
+  rss(): number;
+  /** Whether that process is still running. */
+  alive(): boolean;
+  close(): Promise<void>;
+}
+
+const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
+const MAIN = resolve(import.meta.dirname, "../../dist/mcp/main.js");
+
+export function stdioAvailable(): boolean {
+  return existsSync(CLI) && existsSync(MAIN);
+}
+
+export async function openReader(bench: BenchServer, options: { maxPanes?: number } = {}): Promise<Reader> {
+  // PANESCOPE_BENCH_READER=hub measures without MCP and stdio (to see what the transport costs).
+  const inProcess = process.env.PANESCOPE_BENCH_READER === "hub" || !stdioAvailable();
+  return inProcess ? hubReader(bench, options) : stdioReader(bench);
+}
+
+function rssOf(pid: number): number {
+  try {
+    const status = readStatus(pid);
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) * 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function readStatus(pid: number): string {
+  return readFileSync(`/proc/${pid}/status`, "utf8"); // synchronous and cheap: one small procfs file
+}
+
+async function stdioReader(bench: BenchServer): Promise<Reader> {
+  // A private state directory: the server's cursor key must not touch the user's.
+  const state = mkdtempSync(join(tmpdir(), "panescope-bench-state-"));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, "--socket", bench.name],
+    env: { ...getDefaultEnvironment(), XDG_STATE_HOME: state },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "panescope-bench", version: "0" });
+  await client.connect(transport);
+  const pid = transport.pid ?? -1;
+  let exited = false;
+  transport.onclose = () => (exited = true);
+  return {
+    transport: "stdio",
+    async capture(args) {
+      const result = await client.callTool({ name: "capture_since", arguments: { ...args } });
+      if (result.isError) throw new Error(`capture_since failed: ${JSON.stringify(result.content)}`);
+      return result.structuredContent as unknown as Delta;
+    },
+    rss: () => rssOf(pid),
+    alive: () => !exited && rssOf(pid) > 0,
+    async close() {
+      await client.close();
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
+}
+
+function hubReader(bench: BenchServer, options: { maxPanes?: number }): Reader {
+  const hub = new Hub({ server: bench.server, key: randomBytes(32), maxPanes: options.maxPanes ?? 64 });
+  return {
+    transport: "in-process",
+    capture: (args) =>
+      hub.capture({
+        ...(args.paneId === undefined ? {} : { paneId: args.paneId }),
+        ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+        ...(args.waitMs === undefined ? {} : { waitMs: args.waitMs }),
+        limits: {
+          ...(args.maxLines === undefined ? {} : { maxLines: args.maxLines }),
+          maxBytes: args.maxBytes ?? 256 * 1024,
+        },
+      }),
+    rss: () => process.memoryUsage().rss,
+    alive: () => true,
+    close: () => hub.close(),
+  };
+}

@@ -1,0 +1,55 @@
+// Figure 3, wake latency: a reader waits in `capture_since` with waitMs; a key sent to the pane
+// (through a control client) is echoed; time from sending the key to the answer, vs the raw
+// control-mode echo time of the same key: send it, wait for its %output (the floor).
+import { setTimeout as sleep } from "node:timers/promises";
+import { percentile, type Result } from "./lib/format.js";
+import { openReader } from "./lib/reader.js";
+import { RawControl, startServer } from "./lib/tmux.js";
+
+export async function wake(quick: boolean): Promise<Result[]> {
+  const keys = quick ? 15 : 120;
+  // cat in canonical mode: the tty echoes each key at once, no prompt or line editor in between.
+  const bench = await startServer({ command: "cat" });
+  const raw = new RawControl(bench.name, bench.session);
+  await raw.ready();
+  const reader = await openReader(bench);
+  try {
+    let { cursor } = await reader.capture({ paneId: bench.pane });
+    const sendKey = (): void => raw.send(`send-keys -t ${bench.pane} a`);
+    const ours: number[] = [];
+    const floor: number[] = [];
+    for (let i = 0; i < keys; i++) {
+      // Floor: the same key, timed from send to its %output on the control client.
+      const echoed = new Promise<number>((resolve) => {
+        const off = raw.onOutput((pane) => {
+          if (pane !== bench.pane) return;
+          off();
+          resolve(performance.now());
+        });
+      });
+      const t0 = performance.now();
+      sendKey();
+      floor.push((await echoed) - t0);
+      cursor = (await reader.capture({ cursor })).cursor; // take in that echo before the next wait
+
+      // panescope: the read is already waiting when the key is sent (the bench may sleep; tests never).
+      const answer = reader.capture({ cursor, waitMs: 5000 });
+      await sleep(15);
+      const t1 = performance.now();
+      sendKey();
+      const delta = await answer;
+      ours.push(performance.now() - t1);
+      if (!delta.raw.includes("a")) throw new Error(`wake: the answer lacks the echoed key: ${JSON.stringify(delta.raw)}`);
+      cursor = delta.cursor;
+    }
+    const note = `${reader.transport}, ${keys} keys`;
+    return [
+      { id: "3a", label: "wake latency p50", value: percentile(ours, 50), baseline: percentile(floor, 50), baselineLabel: "control-mode echo", unit: "ms", better: "lower", note },
+      { id: "3b", label: "wake latency p99", value: percentile(ours, 99), baseline: percentile(floor, 99), baselineLabel: "control-mode echo", unit: "ms", better: "lower", note },
+    ];
+  } finally {
+    await reader.close();
+    await raw.close();
+    await bench.kill();
+  }
+}
