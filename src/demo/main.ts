@@ -14,7 +14,11 @@ const here = (file: string): string => fileURLToPath(new URL(file, import.meta.u
 export async function main(_args: string[]): Promise<number> {
   const name = `panescope-demo-${process.pid}-${randomBytes(3).toString("hex")}`;
   const server = new TmuxServer({ socketName: name });
-  const out = (text = ""): boolean => process.stdout.write(`${text}\n`);
+  // A reader that goes away (`panescope demo | head`) must not skip the cleanup below.
+  let stdoutOpen = true;
+  const onStdoutError = (): void => void (stdoutOpen = false);
+  process.stdout.on("error", onStdoutError);
+  const out = (text = ""): void => void (stdoutOpen && process.stdout.write(`${text}\n`));
   const hub = new Hub({ server, warn: (message) => process.stderr.write(`${message}\n`) });
   let socket: string | undefined;
   const cleanup = async (): Promise<void> => {
@@ -25,6 +29,7 @@ export async function main(_args: string[]): Promise<number> {
   };
   const onSignal = (): void => void cleanup().then(() => process.exit(130));
   process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
   try {
     out(`panescope demo: a private tmux server (-L ${name}) with two panes.`);
     out("Each answer shows the rendered rows that changed (left) beside the raw output stream (right).");
@@ -74,6 +79,8 @@ export async function main(_args: string[]): Promise<number> {
     return 0;
   } finally {
     process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    process.stdout.off("error", onStdoutError);
     await cleanup();
   }
 }

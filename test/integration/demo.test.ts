@@ -17,4 +17,17 @@ describe("panescope demo", () => {
     expect(alive.exitCode).not.toBe(0);
     expect(existsSync(socketFile(name ?? ""))).toBe(false);
   });
+
+  it("still removes its server when its reader goes away early (panescope demo | head)", async () => {
+    const child = execa(process.execPath, ["dist/cli.js", "demo"], { reject: false, timeout: 60_000, buffer: false });
+    const firstLine = await new Promise<string>((resolve) => child.stdout?.once("data", (chunk: Buffer) => resolve(chunk.toString())));
+    child.stdout?.destroy();
+    const result = await child;
+    const name = /-L (panescope-demo-[\w-]+)\)/.exec(firstLine)?.[1] ?? "";
+    expect(name).not.toBe("");
+    expect(result.exitCode).toBe(0);
+    const alive = await execa("tmux", ["-L", name, "list-sessions"], { reject: false });
+    expect(alive.exitCode).not.toBe(0);
+    expect(existsSync(socketFile(name))).toBe(false);
+  });
 });
