@@ -42,6 +42,8 @@ interface Break {
 }
 
 const MAX_BREAKS = 64;
+/** How long a read waits for the emulator to catch up with a flood before answering with less. */
+const READ_CATCH_UP_MS = 250;
 
 export class PaneObserver {
   readonly identity: PaneIdentity;
@@ -224,7 +226,7 @@ export class PaneObserver {
   /** What changed since `cursor` (none: the visible screen, starting a watch). */
   async read(cursor?: string, limits: ReadLimits = {}): Promise<Delta> {
     const fields = cursor === undefined ? undefined : this.decode(cursor);
-    await this.settle();
+    await this.settle(READ_CATCH_UP_MS);
     return this.answer(fields, limits);
   }
 
@@ -234,12 +236,12 @@ export class PaneObserver {
    */
   async waitForChange(cursor: string | undefined, waitMs: number, signal?: AbortSignal, limits: ReadLimits = {}): Promise<Delta> {
     const fields = cursor === undefined ? undefined : this.decode(cursor);
-    await this.settle();
+    await this.settle(READ_CATCH_UP_MS);
     let delta = this.answer(fields, limits);
     const deadline = Date.now() + waitMs;
     while (fields && isEmpty(delta) && !signal?.aborted && Date.now() < deadline) {
       await this.nextChange(deadline - Date.now(), signal);
-      await this.settle();
+      await this.settle(READ_CATCH_UP_MS);
       delta = this.answer(fields, limits);
     }
     return delta;
@@ -250,8 +252,19 @@ export class PaneObserver {
     this.markClosed();
   }
 
-  private async settle(): Promise<void> {
-    await this.screen.flush();
+  /**
+   * Waits until the screen has applied every byte received so far — at most `limitMs` when given:
+   * under a flood the emulator may be seconds behind, and a read then answers with what is applied
+   * (the cursor's offset says so; the rest comes with the next read). Either way the answer is
+   * consistent: between timer turns the screen holds exactly the bytes up to `applied`.
+   */
+  private async settle(limitMs?: number): Promise<void> {
+    if (limitMs === undefined || !this.screen.busy) await this.screen.flush();
+    else {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([this.screen.flush(), new Promise((resolve) => (timer = setTimeout(resolve, limitMs)))]);
+      clearTimeout(timer);
+    }
     this.refresh();
   }
 

@@ -139,6 +139,42 @@ describe("Hub", () => {
     }, 5000, "rendered rows equal to capture-pane -p after the resizes");
   });
 
+  it("watching a pane already in vim seeds the alternate screen, and the saved normal screen comes back on :q", async () => {
+    const test = await startServer({ cols: 50, rows: 8, command: "sh", env: { PS1: "$ ", TERM: "xterm-256color" } });
+    const pane = await paneOf(test);
+    // A styled run of trailing spaces (red background) must survive seeding too.
+    await test.run(["send-keys", "-t", pane, "-l", "printf 'before vim \\033[41m   \\033[0m\\n'; vim -u NONE -N -n -i NONE\n"]);
+    await waitFor(async () => (await screenOf(test, pane)).some((l) => l.startsWith("~")), 10_000, "vim");
+    const hub = hubFor(test);
+    const first = await hub.capture({ paneId: pane });
+    expect(first.screen.alternate).toBe(true);
+    const tmuxAlt = (await screenOf(test, pane)).map((l) => l.trimEnd());
+    expect((await (await hub.observer(pane)).screenText()).rows).toEqual(tmuxAlt);
+    await test.run(["send-keys", "-t", pane, "-l", ":q\n"]);
+    const deltas = await readUntil(hub, first, (d) => !d.screen.alternate);
+    expect(deltas.at(-1)?.rows.map((r) => r.text)).toContain("before vim");
+    await waitFor(async () => {
+      const tmux = (await screenOf(test, pane)).map((l) => l.trimEnd());
+      return JSON.stringify(tmux) === JSON.stringify((await (await hub.observer(pane)).screenText()).rows);
+    }, 5000, "the normal screen equal to tmux's after :q");
+    const snapshot = await (await hub.observer(pane)).snapshot();
+    const row = snapshot.lines.findIndex((l) => l.startsWith("before vim"));
+    expect(snapshot.styles).toContainEqual({ row, start: 11, end: 14, bg: { kind: "palette", index: 1 } });
+  });
+
+  it("over its cap the hub retires the least recently read pane; that pane's old cursor is answered as evicted", async () => {
+    const test = await startServer({ cols: 40, rows: 5, command: "sh" });
+    await test.run(["split-window", "-t", test.session, "sh"]);
+    const [a = "", b = ""] = await test.run(["list-panes", "-t", test.session, "-F", "#{pane_id}"]);
+    const hub = hubFor(test, { maxPanes: 1 });
+    const readA = await hub.capture({ paneId: a });
+    await hub.capture({ paneId: b });
+    const again = await hub.capture({ cursor: readA.cursor });
+    expect(again).toMatchObject({ paneId: a, first: true, missed: true, reason: "evicted" });
+    const next = await hub.capture({ cursor: again.cursor });
+    expect(next).toMatchObject({ first: false, missed: false });
+  });
+
   it("an unknown pane is an error that says how to find panes", async () => {
     const test = await startServer();
     const hub = hubFor(test);

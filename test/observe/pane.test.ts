@@ -144,6 +144,21 @@ describe("PaneObserver", () => {
     expect(d2.truncated).toEqual({ rows: 0, rawChars: 7 });
   });
 
+  it("reads during a flood the emulator has not caught up with lose nothing: their union is the whole stream", async () => {
+    const pane = observer({ ringBytes: 32 * 1024 * 1024 });
+    let cursor = (await pane.read()).cursor;
+    const lines = Array.from({ length: 400_000 }, (_, i) => `line ${i}`);
+    for (let i = 0; i < lines.length; i += 1000) pane.ingest(bytes(lines.slice(i, i + 1000).join("\r\n") + "\r\n"));
+    let raw = "";
+    while (!raw.endsWith("line 399999\n")) {
+      const delta = await pane.read(cursor);
+      expect(delta.missed).toBe(false);
+      raw += delta.raw;
+      cursor = delta.cursor;
+    }
+    expect(raw).toBe(lines.join("\n") + "\n");
+  });
+
   it("waitForChange returns as soon as output is applied, long before its deadline", async () => {
     const pane = observer();
     const start = await pane.read();
