@@ -43,7 +43,9 @@ interface Break {
 
 const MAX_BREAKS = 64;
 /** How long a read waits for the emulator to catch up with a flood before answering with less. */
-const READ_CATCH_UP_MS = 250;
+const READ_CATCH_UP_MS = 50;
+/** Below this backlog a read always waits for the emulator (a few ms): answers stay exact. */
+const FAR_BEHIND_BYTES = 256 * 1024;
 
 export class PaneObserver {
   readonly identity: PaneIdentity;
@@ -253,13 +255,13 @@ export class PaneObserver {
   }
 
   /**
-   * Waits until the screen has applied every byte received so far — at most `limitMs` when given:
-   * under a flood the emulator may be seconds behind, and a read then answers with what is applied
-   * (the cursor's offset says so; the rest comes with the next read). Either way the answer is
+   * Waits until the screen has applied every byte received so far — at most `limitMs` when given
+   * and the emulator is far behind (a flood): a read then answers with what is applied (the
+   * cursor's offset says so; the rest comes with the next read). Either way the answer is
    * consistent: between timer turns the screen holds exactly the bytes up to `applied`.
    */
   private async settle(limitMs?: number): Promise<void> {
-    if (limitMs === undefined || !this.screen.busy) await this.screen.flush();
+    if (limitMs === undefined || this.screen.backlog < FAR_BEHIND_BYTES) await this.screen.flush();
     else {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([this.screen.flush(), new Promise((resolve) => (timer = setTimeout(resolve, limitMs)))]);
