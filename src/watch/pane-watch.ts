@@ -79,7 +79,7 @@ export class PaneWatch {
     const watch = new PaneWatch(client, paneId, options);
     try {
       const probe = await watch.capture();
-      watch.observerRef = watch.createObserver(probe);
+      watch.observerRef = observerFor(paneId, probe, options);
       watch.observerRef.seed(probe.state);
       watch.size = { cols: probe.state.cols, rows: probe.state.rows };
       if (probe.dead) watch.observerRef.markClosed();
@@ -141,28 +141,6 @@ export class PaneWatch {
       ours.screen.alternate === (probe.state.alternate !== undefined) &&
       JSON.stringify(ours.rows) === JSON.stringify(theirs)
     );
-  }
-
-  private createObserver(probe: PaneProbe): PaneObserver {
-    const { options } = this;
-    const identity: PaneIdentity = {
-      paneId: this.paneId,
-      panePid: probe.panePid,
-      serverPid: probe.serverPid,
-      serverStart: probe.serverStart,
-      instance: options.instance,
-    };
-    return new PaneObserver({
-      identity,
-      cols: probe.state.cols,
-      rows: probe.state.rows,
-      key: options.key,
-      ...(options.scrollback === undefined ? {} : { scrollback: options.scrollback }),
-      ...(options.ringBytes === undefined ? {} : { ringBytes: options.ringBytes }),
-      ...(options.after
-        ? { startOffset: options.after.offset + 1, startSeq: options.after.seq + 1, predecessor: options.after.reason }
-        : {}),
-    });
   }
 
   /** pause → capture → state → continue; output before `%continue` dropped or recorded, after it held. */
@@ -298,3 +276,25 @@ export class PaneWatch {
 }
 
 const MAX_RESEEDS = 5;
+
+/** A new observer for what a probe found; continues after a predecessor's offsets when given. */
+export function observerFor(paneId: string, probe: PaneProbe, options: PaneWatchOptions): PaneObserver {
+  const identity: PaneIdentity = {
+    paneId,
+    panePid: probe.panePid,
+    serverPid: probe.serverPid,
+    serverStart: probe.serverStart,
+    instance: options.instance,
+  };
+  return new PaneObserver({
+    identity,
+    cols: probe.state.cols,
+    rows: probe.state.rows,
+    key: options.key,
+    ...(options.scrollback === undefined ? {} : { scrollback: options.scrollback }),
+    ...(options.ringBytes === undefined ? {} : { ringBytes: options.ringBytes }),
+    ...(options.after
+      ? { startOffset: options.after.offset + 1, startSeq: options.after.seq + 1, predecessor: options.after.reason }
+      : {}),
+  });
+}

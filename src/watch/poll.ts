@@ -8,7 +8,7 @@ import type { Delta, ReadLimits } from "../observe/delta.js";
 import { PaneObserver } from "../observe/pane.js";
 import type { PaneState as SeedState } from "../observe/seed.js";
 import type { TmuxServer } from "../tmux/server.js";
-import type { PaneState, PaneWatchOptions } from "./pane-watch.js";
+import { observerFor, type PaneState, type PaneWatchOptions } from "./pane-watch.js";
 import { parseProbe, probeCommands, type PaneProbe } from "./probe.js";
 
 export interface PollWatchOptions extends PaneWatchOptions {
@@ -65,17 +65,7 @@ export class PollWatch {
 
   static async start(server: TmuxServer, paneId: string, options: PollWatchOptions): Promise<PollWatch> {
     const probe = await pollProbe(server, paneId);
-    const observer = new PaneObserver({
-      identity: { paneId, panePid: probe.panePid, serverPid: probe.serverPid, serverStart: probe.serverStart, instance: options.instance },
-      cols: probe.state.cols,
-      rows: probe.state.rows,
-      key: options.key,
-      ...(options.scrollback === undefined ? {} : { scrollback: options.scrollback }),
-      ...(options.ringBytes === undefined ? {} : { ringBytes: options.ringBytes }),
-      ...(options.after
-        ? { startOffset: options.after.offset + 1, startSeq: options.after.seq + 1, predecessor: options.after.reason }
-        : {}),
-    });
+    const observer = observerFor(paneId, probe, options);
     observer.setStreaming(false);
     observer.seed(probe.state);
     if (probe.dead) observer.markClosed();
