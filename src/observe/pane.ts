@@ -9,6 +9,8 @@ import { Screen, DEFAULT_SCROLLBACK } from "./screen.js";
 import { seedBytes, type PaneState } from "./seed.js";
 import { initialStripState, stripEscapes, type StripState } from "./strip.js";
 import { applyLimits } from "./limits.js";
+import { BreakLog } from "./breaks.js";
+import { Wakeup } from "./wakeup.js";
 
 /** What a cursor binds besides the stream position. */
 export interface PaneIdentity {
@@ -34,14 +36,6 @@ export interface PaneObserverOptions {
   predecessor?: MissedReason;
 }
 
-interface Break {
-  /** Render sequence at the break: a cursor with a lower sequence has not seen it. */
-  seq: number;
-  reason: MissedReason;
-  bytes: number;
-}
-
-const MAX_BREAKS = 64;
 /** How long a read waits for the emulator to catch up with a flood before answering with less. */
 const READ_CATCH_UP_MS = 50;
 /** Below this backlog a read always waits for the emulator (a few ms): answers stay exact. */
@@ -61,10 +55,9 @@ export class PaneObserver {
   private seq: number;
   private trackedTop = 0;
   private stripMark: { offset: number; state: StripState };
-  private breaks: Break[] = [];
-  private oldestBreak: Break | undefined;
+  private readonly breaks = new BreakLog();
   private readonly predecessor: MissedReason | undefined;
-  private waiters = new Set<() => void>();
+  private readonly wakeup = new Wakeup();
   private closedFlag = false;
   private streamingFlag = true;
 
@@ -190,10 +183,7 @@ export class PaneObserver {
   /** Records a gap the reader cannot see (e.g. output tmux dropped). */
   addBreak(reason: MissedReason, bytes: number): void {
     this.seq++;
-    this.breaks.push({ seq: this.seq, reason, bytes });
-    const dropped = this.breaks.length > MAX_BREAKS ? this.breaks.shift() : undefined;
-    // Bounded list: a reader older than the dropped entry still hears of (at least) that break.
-    if (dropped) this.oldestBreak = dropped;
+    this.breaks.add(this.seq, reason, bytes);
     this.notify();
   }
 
@@ -242,7 +232,7 @@ export class PaneObserver {
     let delta = this.answer(fields, limits);
     const deadline = Date.now() + waitMs;
     while (fields && isEmpty(delta) && !signal?.aborted && Date.now() < deadline) {
-      await this.nextChange(deadline - Date.now(), signal);
+      await this.wakeup.next(deadline - Date.now(), signal);
       await this.settle(READ_CATCH_UP_MS);
       delta = this.answer(fields, limits);
     }
@@ -278,22 +268,7 @@ export class PaneObserver {
   }
 
   private notify(): void {
-    for (const wake of this.waiters) wake();
-    this.waiters.clear();
-  }
-
-  private nextChange(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", done);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, ms));
-      signal?.addEventListener("abort", done, { once: true });
-      this.waiters.add(done);
-    });
+    this.wakeup.notify();
   }
 
   private geometry(): Delta["screen"] {
@@ -347,14 +322,9 @@ export class PaneObserver {
     const reason = fields ? this.discontinuity(fields) : undefined;
     if (!fields || reason) return this.firstAnswer(limits, reason);
 
-    let missedBytes = 0;
-    let why: MissedReason | undefined;
-    if (this.oldestBreak && this.oldestBreak.seq > fields.seq) why = this.oldestBreak.reason;
-    for (const gap of this.breaks) {
-      if (gap.seq <= fields.seq) continue;
-      why ??= gap.reason;
-      missedBytes += gap.bytes;
-    }
+    const gaps = this.breaks.since(fields.seq);
+    let missedBytes = gaps.bytes;
+    let why: MissedReason | undefined = gaps.reason;
     const read = this.ring.read(fields.offset - this.offsetBase, this.applied - this.offsetBase);
     let state = fields.strip;
     if (read.missed > 0) {

@@ -18,7 +18,7 @@ async function paneIn(test: TestServer, target: string): Promise<string> {
 
 /** Readers waiting on an observer (private: the leak check looks inside on purpose). */
 function waitersOf(observer: PaneObserver): number {
-  return (observer as unknown as { waiters: Set<unknown> }).waiters.size;
+  return (observer as unknown as { wakeup: { size: number } }).wakeup.size;
 }
 
 function timers(): number {
