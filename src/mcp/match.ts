@@ -11,12 +11,65 @@ export function compilePattern(pattern: string, ignoreCase = false): RegExp {
   if (pattern.length > MAX_PATTERN_CHARS) {
     throw new PanescopeError("bad-input", `pattern is ${pattern.length} characters, more than ${MAX_PATTERN_CHARS}: use a shorter regular expression`);
   }
+  if (hasNestedQuantifier(pattern)) {
+    throw new PanescopeError(
+      "bad-input",
+      "pattern repeats a group that itself repeats (like (a+)+ or (x*)*), which can take exponential time on a long screen: rewrite it without the nesting (e.g. a+)",
+    );
+  }
   try {
     // m: ^ and $ match at every row (screen) or line (raw) boundary.
     return new RegExp(pattern, ignoreCase ? "mi" : "m");
   } catch (error) {
     throw new PanescopeError("bad-input", `pattern is not a valid JavaScript regular expression (${messageOf(error)}): fix it, or escape special characters like ( [ . * with \\`);
   }
+}
+
+/**
+ * True when a quantified group contains a quantifier — (a+)+, (a|b*)*, (x{2,}){3} — the shape
+ * behind catastrophic backtracking. JavaScript regexes cannot be given a time limit, and one slow
+ * match would stall every pane this server watches, so such patterns are refused up front.
+ */
+export function hasNestedQuantifier(pattern: string): boolean {
+  const groups: boolean[] = []; // per open group: does it contain a quantifier?
+  let closedWithQuantifier = false; // the group that just closed contained one
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      i++;
+      closedWithQuantifier = false;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") inClass = false;
+      continue;
+    }
+    if (c === "[") {
+      inClass = true;
+      closedWithQuantifier = false;
+      continue;
+    }
+    if (c === "(") {
+      groups.push(false);
+      if (pattern[i + 1] === "?") i++; // (?: (?= (?! (?<name>: a group modifier, not a quantifier
+      closedWithQuantifier = false;
+      continue;
+    }
+    if (c === ")") {
+      const had = groups.pop() ?? false;
+      if (had && groups.length > 0) groups[groups.length - 1] = true;
+      closedWithQuantifier = had;
+      continue;
+    }
+    const quantifier = c === "*" || c === "+" || c === "?" || (c === "{" && /^\{\d+(,\d*)?\}/.test(pattern.slice(i)));
+    if (quantifier) {
+      if (closedWithQuantifier && c !== "?") return true;
+      if (groups.length > 0) groups[groups.length - 1] = true;
+    }
+    closedWithQuantifier = false;
+  }
+  return false;
 }
 
 export interface ScreenMatch {

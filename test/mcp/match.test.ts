@@ -1,7 +1,7 @@
 // wait_for's pure parts: pattern compilation and matching on screen rows and raw text.
 import { describe, expect, it } from "vitest";
 import { isPanescopeError } from "../../src/errors.js";
-import { compilePattern, keepTail, matchRaw, matchScreen, MAX_PATTERN_CHARS } from "../../src/mcp/match.js";
+import { compilePattern, hasNestedQuantifier, keepTail, matchRaw, matchScreen, MAX_PATTERN_CHARS } from "../../src/mcp/match.js";
 
 function kindOf(fn: () => unknown): string | undefined {
   try {
@@ -17,6 +17,14 @@ describe("wait_for matching", () => {
     expect(kindOf(() => compilePattern("("))).toBe("bad-input");
     expect(kindOf(() => compilePattern(""))).toBe("bad-input");
     expect(kindOf(() => compilePattern("a".repeat(MAX_PATTERN_CHARS + 1)))).toBe("bad-input");
+  });
+
+  it("refuses patterns that could backtrack for ages, accepts ordinary ones", () => {
+    for (const bad of ["(a+)+$", "(a|b*)*", "(x{2,}){3}", "((ab)+c)*", "(?:a+)+"]) expect(hasNestedQuantifier(bad), bad).toBe(true);
+    for (const ok of ["done", "^\\$ $", "(a+)?", "(ab)+", "[(a+)]+", "\\(a+\\)+", "error: .*", "(?:foo|bar)+", "\\d+ms", "(a+?)"]) {
+      expect(hasNestedQuantifier(ok), ok).toBe(false);
+    }
+    expect(kindOf(() => compilePattern("(a+)+$"))).toBe("bad-input");
   });
 
   it("^ and $ match at each screen row, and the touched rows carry absolute lines", () => {
