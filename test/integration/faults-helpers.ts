@@ -57,3 +57,9 @@ export function isErrorText(result: CallToolResult): string | undefined {
 export function texts(delta: Delta): string[] {
   return delta.rows.map((r) => r.text);
 }
+
+/** The id of the pane tmux shows for a target (a session name, a window). */
+export async function paneIn(test: { run(args: string[]): Promise<string[]> }, target: string): Promise<string> {
+  const [pane] = await test.run(["display-message", "-p", "-t", target, "#{pane_id}"]);
+  return pane ?? "";
+}

@@ -1,18 +1,13 @@
 // Faults of one pane, caused for real on a private tmux server and observed through the MCP server:
 // the process exits (with and without remain-on-exit), the pane is respawned, the window resized.
 import { afterEach, describe, expect, it } from "vitest";
-import { closeAll, connect, texts } from "./faults-helpers.js";
+import { closeAll, connect, paneIn, texts } from "./faults-helpers.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";
 
 afterEach(async () => {
   await closeAll();
   await killAllServers();
 });
-
-async function paneIn(test: TestServer, target: string): Promise<string> {
-  const [pane] = await test.run(["display-message", "-p", "-t", target, "#{pane_id}"]);
-  return pane ?? "";
-}
 
 async function screenHas(test: TestServer, pane: string, text: string): Promise<boolean> {
   return (await test.run(["capture-pane", "-p", "-t", pane])).some((l) => l.includes(text));

@@ -3,18 +3,13 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PaneObserver } from "../../src/observe/pane.js";
-import { closeAll, connect, texts } from "./faults-helpers.js";
-import { killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";
+import { closeAll, connect, paneIn, texts } from "./faults-helpers.js";
+import { killAllServers, startServer, waitFor } from "./tmux-fixture.js";
 
 afterEach(async () => {
   await closeAll();
   await killAllServers();
 });
-
-async function paneIn(test: TestServer, target: string): Promise<string> {
-  const [pane] = await test.run(["display-message", "-p", "-t", target, "#{pane_id}"]);
-  return pane ?? "";
-}
 
 /** Readers waiting on an observer (private: the leak check looks inside on purpose). */
 function waitersOf(observer: PaneObserver): number {
