@@ -2,17 +2,18 @@
 // clients, or a PollWatch when control mode is unavailable), creates them on first read, replaces
 // them when the pane respawned or the tmux server restarted, retires idle ones under a cap, and
 // answers capture_since reads.
-import { PanescopeError, isPanescopeError, messageOf } from "../errors.js";
+import { PanescopeError } from "../errors.js";
 import { decodeCursor } from "../observe/cursor.js";
 import type { Delta, MissedReason, ReadLimits } from "../observe/delta.js";
 import { instanceId } from "../observe/instance.js";
 import { loadCursorKey } from "../observe/key.js";
 import type { PaneObserver } from "../observe/pane.js";
 import type { ControlClientOptions } from "../tmux/client.js";
-import { SessionRegistry, type SessionLease, type SessionRegistryOptions } from "../tmux/sessions.js";
+import type { SessionRegistryOptions } from "../tmux/sessions.js";
 import { validatePaneId, type TmuxServer } from "../tmux/server.js";
-import { PaneWatch, type PaneWatchOptions } from "./pane-watch.js";
+import { PaneWatch } from "./pane-watch.js";
 import { PollWatch } from "./poll.js";
+import { WatchStarter, type After, type Entry } from "./starter.js";
 
 export interface HubOptions {
   server: TmuxServer;
@@ -35,13 +36,6 @@ export interface HubOptions {
   pollIntervalMs?: number;
 }
 
-interface Entry {
-  watch: PaneWatch | PollWatch;
-  /** The control client behind a PaneWatch (none while polling). */
-  lease?: SessionLease;
-  retired?: boolean;
-}
-
 export interface CaptureRequest {
   paneId?: string;
   cursor?: string;
@@ -50,16 +44,11 @@ export interface CaptureRequest {
   limits?: ReadLimits;
 }
 
-type After = NonNullable<PaneWatchOptions["after"]>;
-
-/** Failures of control mode itself; the pane may still be readable through one-shot commands. */
-const CONTROL_FAILURES = new Set(["tmux-exited", "timeout", "protocol", "command-failed"]);
-
 export class Hub {
   readonly server: TmuxServer;
   private readonly key: Uint8Array;
   private readonly instance: Uint8Array;
-  private readonly sessions: SessionRegistry;
+  private readonly starter: WatchStarter;
   private readonly watches = new Map<string, Promise<Entry>>();
   /** The same watches once started, for the sweep. */
   private readonly started = new Map<string, Entry>();
@@ -73,12 +62,17 @@ export class Hub {
     this.server = options.server;
     this.key = options.key ?? loadCursorKey(options.warn ? { warn: options.warn } : {}).key;
     this.instance = options.instance ?? instanceId();
-    // The hub re-seeds on %pause itself (the seed recipe resumes the pane), so no auto-continue.
-    this.sessions = new SessionRegistry({
+    this.starter = new WatchStarter({
       server: options.server,
-      graceMs: 2000,
-      client: { ...options.client, autoContinue: false },
-      ...(options.startClient ? { start: options.startClient } : {}),
+      key: this.key,
+      instance: this.instance,
+      warn: (message) => this.warn(message),
+      ...(options.scrollback === undefined ? {} : { scrollback: options.scrollback }),
+      ...(options.ringBytes === undefined ? {} : { ringBytes: options.ringBytes }),
+      ...(options.client === undefined ? {} : { client: options.client }),
+      ...(options.startClient === undefined ? {} : { startClient: options.startClient }),
+      ...(options.retryStreamingMs === undefined ? {} : { retryStreamingMs: options.retryStreamingMs }),
+      ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
     });
   }
 
@@ -153,7 +147,7 @@ export class Hub {
       result.value.watch.dispose();
       result.value.lease?.release();
     }
-    await this.sessions.closeAll();
+    await this.starter.closeAll();
   }
 
   /** The entry answering for a pane: an existing watch if it still does, else a new one. */
@@ -185,7 +179,7 @@ export class Hub {
     if (watch instanceof PollWatch) {
       if (Date.now() - watch.since >= (this.options.retryStreamingMs ?? 30_000) && !watch.observer.closed) {
         watch.since = Date.now();
-        if (await this.retryStreaming(paneId, entry, watch)) return undefined;
+        if (await this.starter.retryStreaming(paneId, entry, watch)) return undefined;
       }
       return (await watch.check()) === "respawned" ? "respawned" : undefined;
     }
@@ -214,45 +208,8 @@ export class Hub {
     return alive ? "evicted" : undefined;
   }
 
-  /** Tries control mode again for a polled pane; on success the stream replaces the poll. */
-  private async retryStreaming(paneId: string, entry: Entry, poll: PollWatch): Promise<boolean> {
-    let next: Entry;
-    try {
-      const session = await this.sessionOf(paneId);
-      const { observer } = poll;
-      next = await this.startStreaming(paneId, session, { offset: observer.offset, seq: observer.sequence, reason: "not-streaming" });
-    } catch {
-      return false;
-    }
-    if (entry.retired) {
-      next.watch.dispose();
-      next.lease?.release();
-      return false;
-    }
-    // The entry object stays the one in the maps; from now on it holds the stream.
-    poll.dispose();
-    entry.watch = next.watch;
-    if (next.lease) entry.lease = next.lease;
-    return true;
-  }
-
   private start(paneId: string): Promise<Entry> {
-    const pending = (async (): Promise<Entry> => {
-      const after = this.retired.get(paneId);
-      const session = await this.sessionOf(paneId);
-      try {
-        return await this.startStreaming(paneId, session, after);
-      } catch (error) {
-        if (!isPanescopeError(error) || !CONTROL_FAILURES.has(error.kind)) throw error;
-        const retryS = Math.round((this.options.retryStreamingMs ?? 30_000) / 1000);
-        this.warn(`panescope: control mode unavailable for ${paneId} (${messageOf(error)}); polling capture-pane, retrying in ${retryS} s`);
-        const watch = await PollWatch.start(this.server, paneId, {
-          ...this.watchOptions(after),
-          ...(this.options.pollIntervalMs === undefined ? {} : { intervalMs: this.options.pollIntervalMs }),
-        });
-        return { watch };
-      }
-    })();
+    const pending = this.starter.start(paneId, this.retired.get(paneId));
     this.watches.set(paneId, pending);
     pending.then(
       (entry) => {
@@ -265,43 +222,6 @@ export class Hub {
     );
     this.sweepTimer ??= setInterval(() => this.sweep(), 30_000).unref();
     return pending;
-  }
-
-  private async startStreaming(paneId: string, session: string, after: After | undefined): Promise<Entry> {
-    let lease = await this.sessions.acquire(session);
-    if (lease.client.closed) {
-      // A client whose tmux just ended (server restarted) that the registry has not dropped yet.
-      lease.release();
-      await lease.client.exited;
-      lease = await this.sessions.acquire(session);
-    }
-    try {
-      const watch = await PaneWatch.start(lease.client, paneId, this.watchOptions(after));
-      return { watch, lease };
-    } catch (error) {
-      lease.release();
-      throw error;
-    }
-  }
-
-  private watchOptions(after: After | undefined): PaneWatchOptions {
-    return {
-      key: this.key,
-      instance: this.instance,
-      ...(this.options.scrollback === undefined ? {} : { scrollback: this.options.scrollback }),
-      ...(this.options.ringBytes === undefined ? {} : { ringBytes: this.options.ringBytes }),
-      ...(after ? { after } : {}),
-    };
-  }
-
-  private async sessionOf(paneId: string): Promise<string> {
-    try {
-      const [session] = await this.server.run(["display-message", "-p", "-t", paneId, "#{session_id}"]);
-      if (session) return session;
-    } catch (error) {
-      if (!isPanescopeError(error, "command-failed")) throw error;
-    }
-    throw new PanescopeError("unknown-pane", `no pane ${paneId} on this tmux server: list_panes shows the panes there are`);
   }
 
   private retire(paneId: string, entry: Entry, reason: MissedReason): void {

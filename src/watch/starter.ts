@@ -1,0 +1,127 @@
+// How a pane gets a watch: a PaneWatch over its session's shared control client, or — when control
+// mode fails — a PollWatch over one-shot capture-pane; and, later, the stream again.
+import { PanescopeError, isPanescopeError, messageOf } from "../errors.js";
+import type { ControlClientOptions } from "../tmux/client.js";
+import { SessionRegistry, type SessionLease, type SessionRegistryOptions } from "../tmux/sessions.js";
+import type { TmuxServer } from "../tmux/server.js";
+import { PaneWatch, type PaneWatchOptions } from "./pane-watch.js";
+import { PollWatch } from "./poll.js";
+
+export interface Entry {
+  watch: PaneWatch | PollWatch;
+  /** The control client behind a PaneWatch (none while polling). */
+  lease?: SessionLease;
+  retired?: boolean;
+}
+
+export type After = NonNullable<PaneWatchOptions["after"]>;
+
+export interface StarterOptions {
+  server: TmuxServer;
+  key: Uint8Array;
+  instance: Uint8Array;
+  scrollback?: number;
+  ringBytes?: number;
+  client?: Omit<ControlClientOptions, "server" | "session" | "autoContinue">;
+  startClient?: SessionRegistryOptions["start"];
+  retryStreamingMs?: number;
+  pollIntervalMs?: number;
+  warn: (message: string) => void;
+}
+
+/** Failures of control mode itself; the pane may still be readable through one-shot commands. */
+const CONTROL_FAILURES = new Set(["tmux-exited", "timeout", "protocol", "command-failed"]);
+
+export class WatchStarter {
+  private readonly sessions: SessionRegistry;
+
+  constructor(private readonly options: StarterOptions) {
+    // Watches re-seed on %pause themselves (the seed recipe resumes the pane): no auto-continue.
+    this.sessions = new SessionRegistry({
+      server: options.server,
+      graceMs: 2000,
+      client: { ...options.client, autoContinue: false },
+      ...(options.startClient ? { start: options.startClient } : {}),
+    });
+  }
+
+  /** Streams the pane if control mode works, else polls it (and says so once). */
+  async start(paneId: string, after: After | undefined): Promise<Entry> {
+    const session = await this.sessionOf(paneId);
+    try {
+      return await this.stream(paneId, session, after);
+    } catch (error) {
+      if (!isPanescopeError(error) || !CONTROL_FAILURES.has(error.kind)) throw error;
+      const retryS = Math.round((this.options.retryStreamingMs ?? 30_000) / 1000);
+      this.options.warn(`panescope: control mode unavailable for ${paneId} (${messageOf(error)}); polling capture-pane, retrying in ${retryS} s`);
+      const watch = await PollWatch.start(this.options.server, paneId, {
+        ...this.watchOptions(after),
+        ...(this.options.pollIntervalMs === undefined ? {} : { intervalMs: this.options.pollIntervalMs }),
+      });
+      return { watch };
+    }
+  }
+
+  /** Tries control mode again for a polled pane; on success the stream replaces the poll in `entry`. */
+  async retryStreaming(paneId: string, entry: Entry, poll: PollWatch): Promise<boolean> {
+    let next: Entry;
+    try {
+      const session = await this.sessionOf(paneId);
+      const { observer } = poll;
+      next = await this.stream(paneId, session, { offset: observer.offset, seq: observer.sequence, reason: "not-streaming" });
+    } catch {
+      return false;
+    }
+    if (entry.retired) {
+      next.watch.dispose();
+      next.lease?.release();
+      return false;
+    }
+    // The entry object stays the one in the hub's maps; from now on it holds the stream.
+    poll.dispose();
+    entry.watch = next.watch;
+    if (next.lease) entry.lease = next.lease;
+    return true;
+  }
+
+  async closeAll(): Promise<void> {
+    await this.sessions.closeAll();
+  }
+
+  private async stream(paneId: string, session: string, after: After | undefined): Promise<Entry> {
+    let lease = await this.sessions.acquire(session);
+    if (lease.client.closed) {
+      // A client whose tmux just ended (server restarted) that the registry has not dropped yet.
+      lease.release();
+      await lease.client.exited;
+      lease = await this.sessions.acquire(session);
+    }
+    try {
+      const watch = await PaneWatch.start(lease.client, paneId, this.watchOptions(after));
+      return { watch, lease };
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
+  }
+
+  private watchOptions(after: After | undefined): PaneWatchOptions {
+    return {
+      key: this.options.key,
+      instance: this.options.instance,
+      ...(this.options.scrollback === undefined ? {} : { scrollback: this.options.scrollback }),
+      ...(this.options.ringBytes === undefined ? {} : { ringBytes: this.options.ringBytes }),
+      ...(after ? { after } : {}),
+    };
+  }
+
+  private async sessionOf(paneId: string): Promise<string> {
+    try {
+      const [session] = await this.options.server.run(["display-message", "-p", "-t", paneId, "#{session_id}"]);
+      if (session) return session;
+    } catch (error) {
+      if (!isPanescopeError(error, "command-failed")) throw error;
+    }
+    throw new PanescopeError("unknown-pane", `no pane ${paneId} on this tmux server: list_panes shows the panes there are`);
+  }
+}
