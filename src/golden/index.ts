@@ -7,6 +7,7 @@ export { expectGolden, type ExpectGoldenOptions } from "./expect.js";
 export { formatGolden, parseGolden, GOLDEN_VERSION, type FormatOptions, type GoldenHeader, type Mask, type ParsedGolden } from "./format.js";
 export { isKeyName, validateKeyName, KEY_FORMS, MAX_KEY_NAME_LENGTH, NAMED_KEYS } from "../tmux/keys.js";
 export { crossCheck, runTape, tapeError, type RunTapeOptions, type SnapshotResult, type TapeResult } from "./run.js";
-export { startPaneSession, GOLDEN_TERM, PaneSession, type ExitStatus, type PaneSessionOptions, type TmuxView } from "./session.js";
+export { startPaneSession, PaneSession, type ExitStatus, type TmuxView } from "./session.js";
+export { GOLDEN_TERM, type PaneSessionOptions } from "./launch.js";
 export { decide, goldenPath, isCI, isUpdate, listStale, readGolden, writeGolden, GOLDEN_EXT, type DecideInput, type Decision } from "./store.js";
 export { parseTape, TAPE_DEFAULTS, type RunCommand, type Size, type Step, type Tape, type TextMatch } from "./tape.js";

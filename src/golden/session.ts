@@ -2,37 +2,16 @@
 // -f /dev/null), watched through a Hub from its first byte, driven with keys, read as screens.
 
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { PanescopeError } from "../errors.js";
 import type { Delta } from "../observe/delta.js";
 import type { PaneObserver } from "../observe/pane.js";
 import type { ScreenSnapshot } from "../observe/snapshot.js";
-import { TmuxServer } from "../tmux/server.js";
+import type { TmuxServer } from "../tmux/server.js";
 import { Hub } from "../watch/hub.js";
 import { validateKeyName } from "../tmux/keys.js";
 import { describeMatch, frameScreen, screenMatches } from "./matching.js";
-import type { RunCommand, Size, TextMatch } from "./tape.js";
-
-/**
- * TERM inside the pane (and tmux's default-terminal): tmux's own description, so programs use what
- * tmux really supports (italics, 256 colours). Every Debian/Ubuntu ncurses-base ships it; a tape can
- * still say `env TERM=screen`.
- */
-export const GOLDEN_TERM = "tmux-256color";
-
-export interface PaneSessionOptions {
-  size: Size;
-  /** Added on top of the pinned environment. */
-  env?: Record<string, string>;
-  /** argv (run directly) or a shell command line (run by `sh -c`). A plain string is a shell line. */
-  command: RunCommand | string[] | string;
-  /** The tmux binary (default "tmux"). */
-  tmux?: string;
-  /** Working directory of the program (default: the current one). */
-  cwd?: string;
-}
+import { discardLaunch, launchPane, type Launched, type PaneSessionOptions } from "./launch.js";
+import type { Size, TextMatch } from "./tape.js";
 
 export interface ExitStatus {
   dead: boolean;
@@ -46,30 +25,6 @@ export interface TmuxView {
   cursorX: number;
   cursorY: number;
   alternate: boolean;
-}
-
-// The pane runs this wrapper. It waits on a tmux channel we signal once the Hub is attached, so not
-// one byte of the program is missed; env -i replaces the whole environment (the tmux server's, which
-// is ours) with the pinned one. It does not exec the program: tmux 3.3a sometimes marks a pane dead
-// (pty EOF) without ever recording its exit status or running the pane-died hook (about 1 run in 3
-// of `new-session -- sh -c 'echo hi; sleep 0.3; exit 3'` with remain-on-exit on), so the wrapper
-// reports the status itself: a pane option, then a channel we wait on. `trap :` (a handler, which
-// children do not inherit, unlike an ignored signal) keeps C-c and C-\ for the program alone.
-const WRAPPER = [
-  'chan=$1 died=$2 tmux=$3; shift 3',
-  '"$tmux" wait-for "$chan" || exit 125',
-  "trap : INT QUIT",
-  'env -i "$@"',
-  "status=$?",
-  '"$tmux" set-option -p -t "$TMUX_PANE" @panescope_status "$status" >/dev/null 2>&1',
-  '"$tmux" wait-for -S "$died" >/dev/null 2>&1',
-  'exit "$status"',
-].join("\n");
-
-function argvOf(command: PaneSessionOptions["command"]): string[] {
-  if (typeof command === "string") return ["sh", "-c", command];
-  if (Array.isArray(command)) return command;
-  return command.kind === "argv" ? command.argv : ["sh", "-c", command.command];
 }
 
 function sizeText(size: Size): string {
@@ -93,8 +48,7 @@ export class PaneSession {
     readonly paneId: string,
     readonly windowId: string,
     private readonly observer: PaneObserver,
-    private readonly home: string,
-    private readonly socket: string | undefined,
+    private readonly launched: Launched,
   ) {
     this.cursor = "";
   }
@@ -110,59 +64,22 @@ export class PaneSession {
   }
 
   static async start(options: PaneSessionOptions): Promise<PaneSession> {
-    const name = `panescope-golden-${process.pid}-${randomBytes(4).toString("hex")}`;
-    const tmux = options.tmux ?? "tmux";
-    const server = new TmuxServer({ socketName: name, tmux });
-    const home = await mkdtemp(join(tmpdir(), "panescope-golden-home-"));
-    const gate = `panescope-gate-${randomBytes(4).toString("hex")}`;
-    const died = `panescope-died-${randomBytes(4).toString("hex")}`;
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
-      HOME: home,
-      TERM: GOLDEN_TERM,
-      LANG: "C.UTF-8",
-      LC_ALL: "C.UTF-8",
-      TZ: "UTC",
-      SHELL: "/bin/sh",
-      PS1: "$ ",
-      ...options.env,
-    };
-    const pairs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-    const { cols, rows } = options.size;
+    const launched = await launchPane(options);
+    const { server, paneId, windowId } = launched;
     let hub: Hub | undefined;
-    let socket: string | undefined;
     try {
-      // The server's own locale decides character widths (tmux calls wcwidth): pin it too.
-      const [ids = ""] = await server.runMany(
-        [
-          [
-            "-f", "/dev/null", "new-session", "-d", "-x", String(cols), "-y", String(rows), "-P", "-F", "#{pane_id} #{window_id} #{socket_path}",
-            ...(options.cwd === undefined ? [] : ["-c", options.cwd]),
-            "--", "sh", "-c", WRAPPER, "panescope-wrapper", gate, died, tmux, ...pairs, ...argvOf(options.command),
-          ],
-          ["set-option", "-g", "status", "off"],
-          ["set-option", "-g", "default-terminal", env.TERM ?? GOLDEN_TERM],
-          ["set-option", "-g", "remain-on-exit", "on"],
-          // An empty format keeps tmux from writing "Pane is dead (…, <time>)" over the final screen.
-          ["set-option", "-g", "remain-on-exit-format", ""],
-        ],
-        { env: { LANG: "C.UTF-8", LC_ALL: "C.UTF-8" } },
-      );
-      const [paneId = "", windowId = "", ...path] = ids.split(" ");
-      socket = path.length === 0 ? undefined : path.join(" ");
       hub = new Hub({ server, key: randomBytes(32) });
       const observer = await hub.observer(paneId);
-      const session = new PaneSession(server, hub, paneId, windowId, observer, home, socket);
+      const session = new PaneSession(server, hub, paneId, windowId, observer, launched);
       session.cursor = (await observer.read()).cursor;
-      session.watchDeath(died);
+      session.watchDeath(launched.died);
       await session.assertSize(options.size);
-      await server.run(["wait-for", "-S", gate]);
+      // Watched from here on: let the program start.
+      await server.run(["wait-for", "-S", launched.gate]);
       return session;
     } catch (error) {
       await hub?.close().catch(() => undefined);
-      await server.run(["kill-server"]).catch(() => undefined);
-      if (socket !== undefined) await rm(socket, { force: true });
-      await rm(home, { recursive: true, force: true });
+      await discardLaunch(launched);
       throw error;
     }
   }
@@ -305,9 +222,7 @@ export class PaneSession {
       await this.server.run(["kill-server"]).catch(() => undefined);
       this.deathWaiter?.stop.abort();
       await this.deathWaiter?.done;
-      // tmux 3.3a leaves its socket file behind after kill-server.
-      if (this.socket !== undefined) await rm(this.socket, { force: true });
-      await rm(this.home, { recursive: true, force: true });
+      await discardLaunch(this.launched);
     })();
     return this.closing;
   }

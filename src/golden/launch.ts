@@ -1,0 +1,118 @@
+// Starting one scenario's program: a private tmux server (unique -L, -f /dev/null) with one pane of
+// the asked size, a pinned environment, and a wrapper that holds the program until it is watched.
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TmuxServer } from "../tmux/server.js";
+import type { RunCommand, Size } from "./tape.js";
+
+/**
+ * TERM inside the pane (and tmux's default-terminal): tmux's own description, so programs use what
+ * tmux really supports (italics, 256 colours). Every Debian/Ubuntu ncurses-base ships it; a tape can
+ * still say `env TERM=screen`.
+ */
+export const GOLDEN_TERM = "tmux-256color";
+
+export interface PaneSessionOptions {
+  size: Size;
+  /** Added on top of the pinned environment. */
+  env?: Record<string, string>;
+  /** argv (run directly) or a shell command line (run by `sh -c`). A plain string is a shell line. */
+  command: RunCommand | string[] | string;
+  /** The tmux binary (default "tmux"). */
+  tmux?: string;
+  /** Working directory of the program (default: the current one). */
+  cwd?: string;
+}
+
+// The pane runs this wrapper. It waits on a tmux channel we signal once the Hub is attached, so not
+// one byte of the program is missed; env -i replaces the whole environment (the tmux server's, which
+// is ours) with the pinned one. It does not exec the program: tmux 3.3a sometimes marks a pane dead
+// (pty EOF) without ever recording its exit status or running the pane-died hook (about 1 run in 3
+// of `new-session -- sh -c 'echo hi; sleep 0.3; exit 3'` with remain-on-exit on), so the wrapper
+// reports the status itself: a pane option, then a channel we wait on. `trap :` (a handler, which
+// children do not inherit, unlike an ignored signal) keeps C-c and C-\ for the program alone.
+const WRAPPER = [
+  'chan=$1 died=$2 tmux=$3; shift 3',
+  '"$tmux" wait-for "$chan" || exit 125',
+  "trap : INT QUIT",
+  'env -i "$@"',
+  "status=$?",
+  '"$tmux" set-option -p -t "$TMUX_PANE" @panescope_status "$status" >/dev/null 2>&1',
+  '"$tmux" wait-for -S "$died" >/dev/null 2>&1',
+  'exit "$status"',
+].join("\n");
+
+function argvOf(command: PaneSessionOptions["command"]): string[] {
+  if (typeof command === "string") return ["sh", "-c", command];
+  if (Array.isArray(command)) return command;
+  return command.kind === "argv" ? command.argv : ["sh", "-c", command.command];
+}
+
+export interface Launched {
+  server: TmuxServer;
+  paneId: string;
+  windowId: string;
+  /** tmux 3.3a leaves its socket file behind after kill-server: removed by discardLaunch. */
+  socket: string | undefined;
+  /** The program's fresh, empty HOME. */
+  home: string;
+  /** Signal this channel to let the program start. */
+  gate: string;
+  /** The wrapper signals this channel when the program has exited. */
+  died: string;
+}
+
+export async function launchPane(options: PaneSessionOptions): Promise<Launched> {
+  const name = `panescope-golden-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const tmux = options.tmux ?? "tmux";
+  const server = new TmuxServer({ socketName: name, tmux });
+  const home = await mkdtemp(join(tmpdir(), "panescope-golden-home-"));
+  const gate = `panescope-gate-${randomBytes(4).toString("hex")}`;
+  const died = `panescope-died-${randomBytes(4).toString("hex")}`;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    HOME: home,
+    TERM: GOLDEN_TERM,
+    LANG: "C.UTF-8",
+    LC_ALL: "C.UTF-8",
+    TZ: "UTC",
+    SHELL: "/bin/sh",
+    PS1: "$ ",
+    ...options.env,
+  };
+  const pairs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+  const { cols, rows } = options.size;
+  try {
+    // The server's own locale decides character widths (tmux calls wcwidth): pin it too.
+    const [ids = ""] = await server.runMany(
+      [
+        [
+          "-f", "/dev/null", "new-session", "-d", "-x", String(cols), "-y", String(rows), "-P", "-F", "#{pane_id} #{window_id} #{socket_path}",
+          ...(options.cwd === undefined ? [] : ["-c", options.cwd]),
+          "--", "sh", "-c", WRAPPER, "panescope-wrapper", gate, died, tmux, ...pairs, ...argvOf(options.command),
+        ],
+        ["set-option", "-g", "status", "off"],
+        ["set-option", "-g", "default-terminal", env.TERM ?? GOLDEN_TERM],
+        ["set-option", "-g", "remain-on-exit", "on"],
+        // An empty format keeps tmux from writing "Pane is dead (…, <time>)" over the final screen.
+        ["set-option", "-g", "remain-on-exit-format", ""],
+      ],
+      { env: { LANG: "C.UTF-8", LC_ALL: "C.UTF-8" } },
+    );
+    const [paneId = "", windowId = "", ...path] = ids.split(" ");
+    return { server, paneId, windowId, socket: path.length === 0 ? undefined : path.join(" "), home, gate, died };
+  } catch (error) {
+    await server.run(["kill-server"]).catch(() => undefined);
+    await rm(home, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Kills the server and removes what the launch made (socket file, HOME). Safe after a kill. */
+export async function discardLaunch(launched: Launched): Promise<void> {
+  await launched.server.run(["kill-server"]).catch(() => undefined);
+  if (launched.socket !== undefined) await rm(launched.socket, { force: true });
+  await rm(launched.home, { recursive: true, force: true });
+}
