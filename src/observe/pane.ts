@@ -3,11 +3,11 @@
 import { PanescopeError } from "../errors.js";
 import { decodeCursor, encodeCursor, type CursorFields } from "./cursor.js";
 import type { Delta, MissedReason, ReadLimits, Row } from "./delta.js";
-import { ByteRing } from "./ring.js";
+import { RawStream } from "./raw.js";
 import { RowTracker } from "./rows.js";
 import { Screen, DEFAULT_SCROLLBACK } from "./screen.js";
 import { seedBytes, type PaneState } from "./seed.js";
-import { initialStripState, stripEscapes, type StripState } from "./strip.js";
+import type { StripState } from "./strip.js";
 import { applyLimits } from "./limits.js";
 import { BreakLog } from "./breaks.js";
 import { Wakeup } from "./wakeup.js";
@@ -44,17 +44,14 @@ const FAR_BEHIND_BYTES = 256 * 1024;
 export class PaneObserver {
   readonly identity: PaneIdentity;
   private readonly key: Uint8Array;
-  private readonly ring: ByteRing;
+  private readonly raw: RawStream;
   private readonly scrollback: number;
   private screen: Screen;
   private tracker = new RowTracker();
-  /** Absolute offset of the ring's offset 0. */
-  private readonly offsetBase: number;
   /** Offset of the last byte the screen has applied, and the sequence of the last row change. */
   private applied: number;
   private seq: number;
   private trackedTop = 0;
-  private stripMark: { offset: number; state: StripState };
   private readonly breaks = new BreakLog();
   private readonly predecessor: MissedReason | undefined;
   private readonly wakeup = new Wakeup();
@@ -64,13 +61,11 @@ export class PaneObserver {
   constructor(options: PaneObserverOptions) {
     this.identity = options.identity;
     this.key = options.key;
-    this.ring = new ByteRing(options.ringBytes);
+    this.raw = new RawStream(options.ringBytes, options.startOffset ?? 0);
     this.scrollback = options.scrollback ?? DEFAULT_SCROLLBACK;
-    this.offsetBase = options.startOffset ?? 0;
-    this.applied = this.offsetBase;
+    this.applied = this.raw.base;
     this.seq = options.startSeq ?? 0;
     this.predecessor = options.predecessor;
-    this.stripMark = { offset: this.applied, state: initialStripState };
     this.screen = new Screen({ cols: options.cols, rows: options.rows, scrollback: this.scrollback });
     this.refresh();
   }
@@ -85,7 +80,7 @@ export class PaneObserver {
 
   /** Bytes received so far (absolute offset of the stream's end). */
   get offset(): number {
-    return this.offsetBase + this.ring.end;
+    return this.raw.end;
   }
 
   /** The render sequence: every cursor this observer issued carries at most this. */
@@ -126,7 +121,7 @@ export class PaneObserver {
 
   /** Bytes whose effect on the screen arrives with the next resync's capture: kept as raw only. */
   appendRaw(bytes: Uint8Array): void {
-    this.ring.append(bytes);
+    this.raw.append(bytes);
   }
 
   private replaceScreen(state: PaneState): void {
@@ -143,7 +138,7 @@ export class PaneObserver {
   /** Live bytes from the pane. */
   ingest(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
-    this.ring.append(bytes);
+    this.raw.append(bytes);
     const end = this.offset;
     this.screen.write(bytes, () => {
       this.applied = Math.max(this.applied, end);
@@ -282,16 +277,6 @@ export class PaneObserver {
     };
   }
 
-  /** The strip state at the applied end of the stream, advanced lazily from the last known point. */
-  private stripStateAtEnd(): StripState {
-    if (this.stripMark.offset < this.applied) {
-      const read = this.ring.read(Math.max(0, this.stripMark.offset - this.offsetBase), this.applied - this.offsetBase);
-      const state = read.missed > 0 ? initialStripState : this.stripMark.state;
-      this.stripMark = { offset: this.applied, state: stripEscapes(read.bytes, state).state };
-    }
-    return this.stripMark.state;
-  }
-
   private cursorFor(state: StripState): string {
     const fields: CursorFields = {
       instance: this.identity.instance,
@@ -312,7 +297,7 @@ export class PaneObserver {
     if (!sameBytes(fields.instance, id.instance)) return "restarted";
     if (fields.serverPid !== id.serverPid || fields.serverStart !== id.serverStart) return "server-restarted";
     if (fields.panePid !== id.panePid) return "respawned";
-    if (fields.offset < this.offsetBase || fields.offset > this.applied || fields.seq > this.seq) {
+    if (fields.offset < this.raw.base || fields.offset > this.applied || fields.seq > this.seq) {
       return this.predecessor ?? "evicted";
     }
     return undefined;
@@ -325,15 +310,11 @@ export class PaneObserver {
     const gaps = this.breaks.since(fields.seq);
     let missedBytes = gaps.bytes;
     let why: MissedReason | undefined = gaps.reason;
-    const read = this.ring.read(fields.offset - this.offsetBase, this.applied - this.offsetBase);
-    let state = fields.strip;
-    if (read.missed > 0) {
+    const stripped = this.raw.since(fields.offset, fields.strip, this.applied);
+    if (stripped.missed > 0) {
       why ??= "overflow";
-      missedBytes += read.missed;
-      state = initialStripState;
+      missedBytes += stripped.missed;
     }
-    const stripped = stripEscapes(read.bytes, state);
-    this.stripMark = { offset: this.applied, state: stripped.state };
     const changes = this.tracker.changedSince(fields.seq, this.screen);
     if (changes.lostLines > 0) why ??= "overflow";
 
@@ -345,7 +326,7 @@ export class PaneObserver {
       rows: limited.rows,
       screen: this.geometry(),
       raw: limited.raw,
-      rawBytes: this.applied - fields.offset - read.missed,
+      rawBytes: stripped.bytes,
       missed: why !== undefined,
       missedBytes,
       ...(why ? { reason: why } : {}),
@@ -370,7 +351,7 @@ export class PaneObserver {
     const limited = applyLimits(rows, "", limits);
     return {
       paneId: this.paneId,
-      cursor: this.cursorFor(this.stripStateAtEnd()),
+      cursor: this.cursorFor(this.raw.stateAt(this.applied)),
       first: true,
       rows: limited.rows,
       screen: geometry,
