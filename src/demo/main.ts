@@ -60,7 +60,7 @@ export async function main(_args: string[]): Promise<number> {
       const cursor = cursors.get(pane);
       const delta = await hub.capture({ paneId: pane, ...(cursor ? { cursor } : {}), waitMs });
       cursors.set(pane, delta.cursor);
-      out(renderDelta(title, delta));
+      out(renderDelta(title, delta, 8, process.stdout.columns ?? 100));
       out();
     };
 

@@ -1,6 +1,7 @@
 // Pure formatting for the demo: one capture_since answer as rendered rows beside raw output.
 import type { Delta } from "../observe/delta.js";
 
+/** Widest a column gets; on a narrower terminal both columns shrink to fit. */
 const COLUMN = 46;
 
 /** Cuts or pads to a display column count (the demo's text is ASCII plus a few one-cell symbols). */
@@ -22,7 +23,9 @@ export function byteSize(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }
 
-export function renderDelta(title: string, delta: Delta, maxLines = 8): string {
+export function renderDelta(title: string, delta: Delta, maxLines = 8, terminalCols = 100): string {
+  // "   " + left + " ┊ " + right must fit the terminal.
+  const width = Math.max(16, Math.min(COLUMN, Math.floor((terminalCols - 7) / 2)));
   const rows = delta.rows.map((row) => `${String(row.line - delta.screen.top).padStart(3)} │ ${row.text}`);
   const raw = rawLines(delta.raw);
   const rowsBytes = delta.rows.reduce((sum, row) => sum + byteSize(row.text), 0);
@@ -34,13 +37,13 @@ export function renderDelta(title: string, delta: Delta, maxLines = 8): string {
   ].filter(Boolean);
   const out = [
     `── capture_since ${delta.paneId} · ${title}${flags.length ? ` · ${flags.join(" · ")}` : ""}`,
-    `   ${fit(`rows: ${delta.rows.length} changed, ${rowsBytes} B`, COLUMN)}   raw: ${delta.rawBytes} B printed, ${byteSize(delta.raw)} B of text`,
+    `   ${fit(`rows: ${delta.rows.length} changed, ${rowsBytes} B`, width)}   raw: ${delta.rawBytes} B printed, ${byteSize(delta.raw)} B of text`,
   ];
   const height = Math.min(maxLines, Math.max(rows.length, raw.length));
   for (let i = 0; i < height; i++) {
     const left = rows[i] ?? "";
     const right = raw.length > height && i === height - 1 ? `… ${raw.length - i} more lines` : (raw[i] ?? "");
-    out.push(`   ${fit(left, COLUMN)} ┊ ${fit(right, COLUMN)}`);
+    out.push(`   ${fit(left, width)} ┊ ${fit(right, width)}`);
   }
   if (rows.length > height) out.push(`   … ${rows.length - height} more rows`);
   return out.join("\n");
