@@ -11,8 +11,3 @@ const id = new Uint8Array(randomBytes(INSTANCE_BYTES));
 export function instanceId(): Uint8Array {
   return id.slice();
 }
-
-/** True when `other` is this process's instance id. */
-export function isThisInstance(other: Uint8Array): boolean {
-  return other.length === INSTANCE_BYTES && other.every((byte, index) => byte === id[index]);
-}

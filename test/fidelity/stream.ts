@@ -4,12 +4,14 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ScreenSnapshot } from "../../src/observe/snapshot.js";
 import { parseLayout } from "../../src/tmux/layout.js";
 
 export const STREAMS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "golden", "streams");
 export const SCREEN_FORMAT = "panescope-fidelity-screen 1";
 
-export interface RecordedScreen {
+/** tmux's view at the end of a recording: a screen snapshot without styles, plus its provenance. */
+export interface RecordedScreen extends Omit<ScreenSnapshot, "styles"> {
   format: string;
   name: string;
   /** `tmux -V` and the pane's TERM when it was recorded. */
@@ -18,13 +20,6 @@ export interface RecordedScreen {
   paneId: string;
   /** The pane's size at its start, then after every %layout-change that changed it. */
   sizes: Array<{ cols: number; rows: number }>;
-  cols: number;
-  rows: number;
-  cursorX: number;
-  cursorY: number;
-  alternate: boolean;
-  /** `capture-pane -p` rows, trailing spaces trimmed, exactly `rows` of them. */
-  lines: string[];
 }
 
 export interface Recording {
