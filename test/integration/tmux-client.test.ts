@@ -138,6 +138,10 @@ describe("ControlClient against a real tmux server", () => {
     const t = await startServer();
     let proc: ControlProcess | undefined;
     const client = await attach(t, { pauseAfterSeconds: 1, spawn: (f, a) => (proc = defaultSpawn(f, a)) });
+    // tmux 3.3a stops reading a pane whose attached clients are all control clients that cannot
+    // take more, so a lone stalled client freezes the pane instead of being paused: a second,
+    // reading control client keeps the pane flowing while ours stalls.
+    await attach(t, { pauseAfterSeconds: 0 });
     const paneId = await newPane(client, "yes panescope");
     const paused = nextEvent(client, isType("pause", paneId), 30_000);
     const continued = nextEvent(client, isType("continue", paneId), 30_000);
