@@ -4,9 +4,11 @@
 
 import type { Readable, Writable } from "node:stream";
 import { execa } from "execa";
+import { liveProcesses, orphanGuard, orphanGuardReady } from "./orphan.js";
 import { PanescopeError } from "../errors.js";
 import type { ControlEvent } from "./events.js";
 import { ControlParser } from "./protocol.js";
+import { Nudger } from "./nudge.js";
 import { commandsLine } from "./quote.js";
 import type { TmuxServer } from "./server.js";
 
@@ -34,6 +36,8 @@ export interface ControlClientOptions {
   commandTimeoutMs?: number;
   /** How long start() waits for tmux's first reply; default 10 s. */
   startTimeoutMs?: number;
+  /** Nudge tmux this long after the stream went quiet (see Nudger); default 300 ms, 0 = never. */
+  nudgeAfterMs?: number;
   maxLineBytes?: number;
   spawn?: SpawnControl;
 }
@@ -50,6 +54,8 @@ export type ControlListener = (event: ControlEvent) => void;
 // gives a reply for `a`, an %error, and nothing for `b`). So a group ends at its first %error.
 interface Group {
   size: number;
+  /** A nudge (see nudge.ts): its reply is not activity, and nothing waits for it. */
+  nudge?: boolean;
   replies: string[][];
   settled: boolean;
   resolve(replies: string[][]): void;
@@ -57,16 +63,23 @@ interface Group {
 }
 
 const STDERR_KEEP = 4096;
+const DEFAULT_NUDGE_AFTER_MS = 300;
+/** A command with no effect and a one-line reply: enough to make tmux write to us again. */
+const NUDGE = ["display-message", "-p", ""];
 
 export const defaultSpawn: SpawnControl = (file, args) => {
-  const sub = execa(file, args, { shell: false, stdin: "pipe", stdout: "pipe", stderr: "pipe", buffer: false, reject: false });
+  const [command, argv] = orphanGuard(file, args);
+  const sub = execa(command, argv, { shell: false, stdin: "pipe", stdout: "pipe", stderr: "pipe", buffer: false, reject: false });
   const { stdin, stdout, stderr } = sub;
   if (stdin === null || stdout === null || stderr === null) throw new PanescopeError("internal", "tmux was spawned without pipes");
   const done = sub.then(
     (r) => ({ ...(r.exitCode === undefined ? {} : { exitCode: r.exitCode }), ...(r.signal === undefined ? {} : { signal: r.signal }), ...(typeof r.code === "string" ? { code: r.code } : {}) }),
     (error: unknown) => ({ code: String((error as { code?: unknown }).code ?? "EUNKNOWN") }),
   );
-  return { stdin, stdout, stderr, kill: (signal) => sub.kill(signal), done };
+  const kill = (signal?: NodeJS.Signals): boolean => sub.kill(signal);
+  liveProcesses.add(kill);
+  void done.then(() => liveProcesses.delete(kill));
+  return { stdin, stdout, stderr, kill, done };
 };
 
 export class ControlClient {
@@ -83,6 +96,7 @@ export class ControlClient {
   private exitReason: string | undefined;
   private ending = false;
   private stderrTail = "";
+  private readonly nudger: Nudger | undefined;
 
   private constructor(proc: ControlProcess, options: ControlClientOptions, handshake: Group) {
     this.session = options.session;
@@ -91,6 +105,10 @@ export class ControlClient {
     this.autoContinue = options.autoContinue ?? true;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 10_000;
     this.parser = new ControlParser(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes });
+    const nudgeAfterMs = options.nudgeAfterMs ?? DEFAULT_NUDGE_AFTER_MS;
+    if (nudgeAfterMs > 0 && (options.pauseAfterSeconds ?? 5) > 0) {
+      this.nudger = new Nudger(nudgeAfterMs, () => this.sendNudge());
+    }
     proc.stdin.on("error", () => undefined); // EPIPE after tmux exits: the exit path reports it
     proc.stderr.on("data", (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_KEEP);
@@ -115,6 +133,7 @@ export class ControlClient {
   static async start(options: ControlClientOptions): Promise<ControlClient> {
     const target = /^\$\d+$/.test(options.session) ? options.session : `=${options.session}`;
     const args = [...options.server.clientArgs(), "-C", "attach-session", "-t", target];
+    await orphanGuardReady();
     const proc = (options.spawn ?? defaultSpawn)(options.server.tmux, args);
     let handshake!: Group;
     const attached = new Promise<string[][]>((resolve, reject) => {
@@ -159,6 +178,10 @@ export class ControlClient {
   /** Several commands on ONE line (tmux runs them back to back, nothing interleaves from this
    *  client): one reply per command. The first %error rejects; tmux runs none of the rest. */
   commands(argvs: readonly (readonly string[])[], options: CommandOptions = {}): Promise<string[][]> {
+    return this.send(argvs, options, false);
+  }
+
+  private send(argvs: readonly (readonly string[])[], options: CommandOptions, nudge: boolean): Promise<string[][]> {
     if (argvs.length === 0) return Promise.resolve([]);
     let line: string;
     try {
@@ -178,6 +201,7 @@ export class ControlClient {
       // A timed-out or aborted group stays queued so its late reply is consumed in order.
       const group: Group = {
         size: argvs.length,
+        nudge,
         replies: [],
         settled: false,
         resolve: (r) => (cleanup(), resolve(r)),
@@ -188,13 +212,21 @@ export class ControlClient {
       options.signal?.addEventListener("abort", onAbort, { once: true });
       this.groups.push(group);
       this.proc.stdin.write(`${line}\n`);
+      if (!nudge) this.nudger?.activity();
     });
+  }
+
+  /** Wakes tmux up in case it stopped writing to us (nudge.ts); the reply is ignored. */
+  private sendNudge(): void {
+    if (this.closed) return;
+    this.send([NUDGE], { timeoutMs: 60_000 }, true).catch(() => undefined);
   }
 
   /** Detach (end tmux's stdin, which tmux 3.3a takes as detach) and make sure the process ends. */
   async close(): Promise<void> {
     if (!this.ending) {
       this.ending = true;
+      this.nudger?.dispose();
       this.rejectAll("the control client was closed");
       this.proc.stdin.end();
       const timer = setTimeout(() => this.proc.kill("SIGTERM"), 2000);
@@ -206,6 +238,7 @@ export class ControlClient {
 
   private dispatch(events: ControlEvent[]): void {
     for (const event of events) {
+      if (event.type !== "reply" || this.groups[0]?.nudge !== true || this.handshake !== null) this.nudger?.activity();
       if (event.type === "reply") this.onReply(event);
       else if (event.type === "exit") this.markExiting(event.reason ?? "tmux sent %exit");
       else if (event.type === "pause" && event.requested !== true && this.autoContinue && !this.closed) {

@@ -143,22 +143,63 @@ describe("ControlClient against a real tmux server", () => {
     // reading control client keeps the pane flowing while ours stalls.
     await attach(t, { pauseAfterSeconds: 0 });
     const paneId = await newPane(client, "yes panescope");
-    const paused = nextEvent(client, isType("pause", paneId), 30_000);
-    const continued = nextEvent(client, isType("continue", paneId), 30_000);
-    let seen = false;
-    void paused.then(() => (seen = true), () => undefined);
-    // Stop reading long enough for queued output to age past pause-after (1 s): a deliberate stall,
-    // repeated while tmux has not paused yet (a loaded machine may need more than one).
-    for (let attempt = 0; attempt < 5 && !seen; attempt++) {
-      proc?.stdout.pause();
+    const events: ControlEvent[] = [];
+    client.on((e) => {
+      if ((e.type === "pause" || e.type === "continue") && e.paneId === paneId) events.push(e);
+    });
+    const stdout = proc?.stdout;
+    if (!stdout) throw new Error("the client did not spawn tmux through the seam");
+    // The fault: stop reading tmux for longer than pause-after (1 s). tmux writes to our pipe
+    // directly, so the pipe backs up and tmux's queue for us ages. A reply to a command sent after
+    // the stall comes after everything tmux queued before it, so when it arrives we know whether
+    // tmux paused the pane during the stall; a loaded machine may need the stall more than once.
+    for (let attempt = 0; attempt < 5 && !events.some((e) => e.type === "pause"); attempt++) {
+      stdout.pause();
       await new Promise((resolve) => setTimeout(resolve, 2500));
-      proc?.stdout.resume();
-      await Promise.race([paused, new Promise((resolve) => setTimeout(resolve, 1500))]).catch(() => undefined);
+      stdout.resume();
+      await client.command(["display-message", "-p", "after the stall"], { timeoutMs: 30_000 });
     }
-    expect(await paused).toMatchObject({ paneId });
-    expect((await paused).requested).not.toBe(true);
-    await continued;
-    await nextEvent(client, isType("output", paneId), 5000);
+    const pause = events.find((e) => e.type === "pause");
+    expect(pause).toMatchObject({ type: "pause", paneId });
+    expect(pause?.type === "pause" && pause.requested).not.toBe(true);
+    // The client resumed the pane itself: tmux says %continue and the pane's output flows again.
+    await waitFor(() => events.some((e) => e.type === "continue"), 10_000, "%continue");
+    await nextEvent(client, isType("output", paneId), 10_000);
+  });
+
+  it("hears tmux's %pause without sending a command: tmux can leave it queued with its writes off", { timeout: 90_000 }, async () => {
+    // tmux (3.2a–3.7c control.c) can pause panes inside its write callback and then leave the
+    // %pause lines queued with its write event off; only something that makes tmux write again
+    // delivers them. The client's nudge does; without it this wedged about half the stalls here.
+    const t = await startServer();
+    let proc: ControlProcess | undefined;
+    const client = await attach(t, { pauseAfterSeconds: 1, spawn: (f, a) => (proc = defaultSpawn(f, a)) });
+    await attach(t, { pauseAfterSeconds: 0 });
+    await newPane(client, "yes panescope");
+    await newPane(client, "yes other");
+    let pauses = 0;
+    client.on((e) => {
+      if (e.type === "pause" && e.requested !== true) pauses++;
+    });
+    const stdout = proc?.stdout;
+    if (!stdout) throw new Error("the client did not spawn tmux through the seam");
+    let conclusive = 0;
+    for (let attempt = 0; attempt < 6 && conclusive < 2; attempt++) {
+      const before = pauses;
+      stdout.pause();
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      stdout.resume();
+      // We send nothing: a %pause must reach us on its own (the nudge comes ~300 ms after quiet).
+      await waitFor(() => pauses > before, 3000, "%pause").catch(() => undefined);
+      const heard = pauses > before;
+      // Now ask: a reply comes after whatever tmux queued before it. A pause that only shows up now
+      // was stuck in tmux's queue; no pause at all means this stall did not make tmux pause (retry).
+      await client.command(["display-message", "-p", "marker"], { timeoutMs: 30_000 });
+      if (pauses === before) continue;
+      expect(heard, "a %pause reached us only after we sent a command").toBe(true);
+      conclusive++;
+    }
+    expect(conclusive).toBe(2);
   });
 
   it("does not resize the window: an unsized session and one with a real 120x40 client stay 120x40", async () => {
