@@ -255,10 +255,12 @@ export class PaneObserver {
     this.refresh();
   }
 
+  /** Diffs the screen against what readers last saw; news (and only news) wakes waiters. */
   private refresh(): void {
-    this.tracker.update(this.seq + 1, this.screen);
-    this.seq++;
+    const changed = this.tracker.update(this.seq + 1, this.screen);
     this.trackedTop = this.screen.top;
+    if (!changed) return;
+    this.seq++;
     this.notify();
   }
 

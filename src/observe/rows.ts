@@ -33,6 +33,8 @@ export class RowTracker {
   private shownTop = 0;
   private shownAlternate = false;
   private forceAll = true;
+  /** Set by mark/recordLost during one update. */
+  private stamped = false;
   /** (seq, count) of lines that scrolled away unseen, oldest first; bounded. */
   private lost: Array<{ seq: number; count: number }> = [];
 
@@ -60,8 +62,12 @@ export class RowTracker {
     this.forceAll = true;
   }
 
-  /** Records which lines differ from what was last seen, stamping them with `seq`. */
-  update(seq: number, source: LineSource): void {
+  /**
+   * Records which lines differ from what was last seen, stamping them with `seq`. Returns whether
+   * anything was stamped (or counted lost): a look that found nothing new is not news.
+   */
+  update(seq: number, source: LineSource): boolean {
+    this.stamped = false;
     const { top, rows, firstLine } = source;
     const forceAll = this.forceAll || source.alternate !== this.shownAlternate;
     this.forceAll = false;
@@ -90,6 +96,7 @@ export class RowTracker {
     this.shown = shown;
     this.shownTop = top;
     this.shownAlternate = source.alternate;
+    return this.stamped;
   }
 
   /** Lines changed after `seq`, top to bottom, with their current text. */
@@ -115,6 +122,7 @@ export class RowTracker {
 
   private mark(line: number, seq: number): void {
     if (line < this.base) return;
+    this.stamped = true;
     const index = line - this.base + this.head;
     while (this.seqs.length <= index) this.seqs.push(0);
     this.seqs[index] = seq;
@@ -141,6 +149,7 @@ export class RowTracker {
   }
 
   private recordLost(seq: number, count: number): void {
+    this.stamped = true;
     const last = this.lost[this.lost.length - 1];
     if (last && last.seq === seq) last.count += count;
     else this.lost.push({ seq, count });

@@ -183,6 +183,47 @@ describe("PaneObserver", () => {
     expect((await closing).closed).toBe(true);
   });
 
+  it("many waits on one pane neither spin nor starve the event loop, and all see the output", async () => {
+    const pane = observer();
+    const start = await pane.read();
+    const cpu = process.cpuUsage();
+    const began = Date.now();
+    const waits = Array.from({ length: 20 }, () => pane.waitForChange(start.cursor, 400));
+    // The event loop stays free while they wait: a timer set now fires on time.
+    const lag = await new Promise<number>((resolve) => {
+      const at = Date.now();
+      setTimeout(() => resolve(Date.now() - at - 50), 50);
+    });
+    expect(lag).toBeLessThan(40);
+    pane.ingest(bytes("news\r\n"));
+    const deltas = await Promise.all(waits);
+    expect(Date.now() - began).toBeLessThan(400);
+    for (const delta of deltas) expect(delta.rows.map((r) => r.text)).toEqual(["news"]);
+    // Twenty idle waiters cost next to nothing: a spinning loop would burn the whole interval.
+    const used = process.cpuUsage(cpu);
+    expect((used.user + used.system) / 1000).toBeLessThan(150);
+  });
+
+  it("a waiter woken with nothing new goes back to sleep without waking the others", async () => {
+    const pane = observer();
+    const start = await pane.read();
+    const cpu = process.cpuUsage();
+    // The first wait is asleep when the second starts: the second's look at the screen finds
+    // nothing new and must not wake the first (they used to wake each other forever, without
+    // yielding: 100% CPU, every timer, read and tmux reply starved until the deadline).
+    const first = pane.waitForChange(start.cursor, 300);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = pane.waitForChange(start.cursor, 300);
+    const lag = await new Promise<number>((resolve) => {
+      const at = Date.now();
+      setTimeout(() => resolve(Date.now() - at - 50), 50);
+    });
+    for (const delta of await Promise.all([first, second])) expect(delta).toMatchObject({ rows: [], raw: "", missed: false });
+    expect(lag).toBeLessThan(40);
+    const used = process.cpuUsage(cpu);
+    expect((used.user + used.system) / 1000).toBeLessThan(150);
+  });
+
   it("rows follow a resize: the whole screen is reported at the new size", async () => {
     const pane = observer();
     pane.ingest(bytes("abc"));
