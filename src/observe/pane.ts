@@ -34,12 +34,23 @@ export interface PaneObserverOptions {
   startSeq?: number;
   /** Why there is a predecessor whose cursors this observer cannot continue (e.g. "evicted"). */
   predecessor?: MissedReason;
+  /**
+   * The emulator fell so far behind the stream that its queue was dropped: the screen is stale until
+   * the caller takes tmux's screen again (reseed, "overflow"). Raw output is unaffected.
+   */
+  onStale?: () => void;
 }
 
 /** How long a read waits for the emulator to catch up with a flood before answering with less. */
 const READ_CATCH_UP_MS = 50;
 /** Below this backlog a read always waits for the emulator (a few ms): answers stay exact. */
 const FAR_BEHIND_BYTES = 256 * 1024;
+/**
+ * Most bytes queued for the emulator. xterm parses random bytes at ≈6.5 MB/s (32 KiB slices, 2-core
+ * VM), slower than tmux can deliver them; without a bound the screen fell minutes behind. 4 MiB is
+ * under a second of the slowest parsing; beyond it the queue is dropped and tmux's screen taken.
+ */
+export const MAX_SCREEN_BACKLOG = 4 * 1024 * 1024;
 
 export class PaneObserver {
   readonly identity: PaneIdentity;
@@ -57,6 +68,9 @@ export class PaneObserver {
   private readonly wakeup = new Wakeup();
   private closedFlag = false;
   private streamingFlag = true;
+  /** Set when the emulator's queue was dropped: the screen waits for a reseed, raw goes on. */
+  private stale = false;
+  private readonly onStale: (() => void) | undefined;
 
   constructor(options: PaneObserverOptions) {
     this.identity = options.identity;
@@ -66,6 +80,7 @@ export class PaneObserver {
     this.applied = this.raw.base;
     this.seq = options.startSeq ?? 0;
     this.predecessor = options.predecessor;
+    this.onStale = options.onStale;
     this.screen = new Screen({ cols: options.cols, rows: options.rows, scrollback: this.scrollback });
     this.refresh();
   }
@@ -88,6 +103,11 @@ export class PaneObserver {
     return this.seq;
   }
 
+  /** Bytes received and not yet applied by the emulator (bounded by MAX_SCREEN_BACKLOG). */
+  get pending(): number {
+    return this.screen.backlog;
+  }
+
   get size(): { cols: number; rows: number } {
     return { cols: this.screen.cols, rows: this.screen.rows };
   }
@@ -106,6 +126,7 @@ export class PaneObserver {
    * view, keep line numbers increasing, and flag the gap for every reader whose cursor precedes it.
    */
   reseed(state: PaneState, reason: MissedReason): void {
+    this.stale = false;
     this.replaceScreen(state);
     this.addBreak(reason, 0);
   }
@@ -139,6 +160,13 @@ export class PaneObserver {
   ingest(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     this.raw.append(bytes);
+    if (this.stale) return;
+    if (this.screen.backlog + bytes.length > MAX_SCREEN_BACKLOG && this.onStale) {
+      this.stale = true;
+      this.screen.dropQueued();
+      this.onStale();
+      return;
+    }
     const end = this.offset;
     this.screen.write(bytes, () => {
       this.applied = Math.max(this.applied, end);

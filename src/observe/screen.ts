@@ -52,6 +52,9 @@ export class Screen implements Feedable {
       allowProposedApi: true,
       // tmux sends what the pane's program wrote; the pty already turned \n into \r\n.
       convertEol: false,
+      // xterm logs every parse error to the console at its default level: `cat /dev/urandom` in a
+      // watched pane wrote ~5 MB/s of stderr (and grew memory when nobody drained it).
+      logLevel: "off",
     });
     this.term.loadAddon(new unicode11.Unicode11Addon());
     this.term.unicode.activeVersion = "11";
@@ -114,6 +117,19 @@ export class Screen implements Feedable {
     this.pendingWrites++;
     this.queue.push({ data, onApplied });
     this.pump();
+  }
+
+  /**
+   * Forgets data queued and not yet handed to xterm (a flood it cannot keep up with). The screen is
+   * then wrong until replaced; the caller says so and takes tmux's screen again. Returns the bytes
+   * dropped. Callbacks of dropped writes never run.
+   */
+  dropQueued(): number {
+    let dropped = 0;
+    for (const item of this.queue) dropped += item.data.length;
+    this.pendingWrites -= this.queue.length;
+    this.queue.length = 0;
+    return dropped;
   }
 
   /** Hands queued data to xterm while little is in flight; xterm's callbacks ask for more. */

@@ -79,7 +79,8 @@ export class PaneWatch {
     const watch = new PaneWatch(client, paneId, options);
     try {
       const probe = await watch.capture();
-      watch.observerRef = observerFor(paneId, probe, options);
+      // An emulator that cannot keep up drops its queue; the screen is then taken from tmux again.
+      watch.observerRef = observerFor(paneId, probe, options, () => void watch.retake("overflow"));
       watch.observerRef.seed(probe.state);
       watch.size = { cols: probe.state.cols, rows: probe.state.rows };
       if (probe.dead) watch.observerRef.markClosed();
@@ -278,7 +279,7 @@ export class PaneWatch {
 const MAX_RESEEDS = 5;
 
 /** A new observer for what a probe found; continues after a predecessor's offsets when given. */
-export function observerFor(paneId: string, probe: PaneProbe, options: PaneWatchOptions): PaneObserver {
+export function observerFor(paneId: string, probe: PaneProbe, options: PaneWatchOptions, onStale?: () => void): PaneObserver {
   const identity: PaneIdentity = {
     paneId,
     panePid: probe.panePid,
@@ -293,6 +294,7 @@ export function observerFor(paneId: string, probe: PaneProbe, options: PaneWatch
     key: options.key,
     ...(options.scrollback === undefined ? {} : { scrollback: options.scrollback }),
     ...(options.ringBytes === undefined ? {} : { ringBytes: options.ringBytes }),
+    ...(onStale ? { onStale } : {}),
     ...(options.after
       ? { startOffset: options.after.offset + 1, startSeq: options.after.seq + 1, predecessor: options.after.reason }
       : {}),

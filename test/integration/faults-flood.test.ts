@@ -1,6 +1,7 @@
 // Twenty panes flooding at once (a short soak for CI; bench/ runs the long one): memory stays
 // bounded, every read is answered, and panescope keeps working afterwards.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MAX_SCREEN_BACKLOG } from "../../src/observe/pane.js";
 import { closeAll, connect, texts, type Capture } from "./faults-helpers.js";
 import { killAllServers, startServer, waitFor } from "./tmux-fixture.js";
 
@@ -59,4 +60,34 @@ describe("20 panes flooding at once", () => {
     }
     expect(mcp.hub.watching.filter((w) => w.streaming)).toHaveLength(PANES);
   }, 60_000);
+});
+
+describe("binary output", () => {
+  it("logs nothing, keeps the emulator within its bound, and reads keep answering", { timeout: 90_000 }, async () => {
+    const test = await startServer({ cols: 80, rows: 24, command: "sh" });
+    const [pane = ""] = await test.run(["new-window", "-d", "-t", "main", "-P", "-F", "#{pane_id}", "sleep 0.3; head -c 12000000 /dev/urandom; printf '\\033c'; echo binary-done; exec sleep 600"]);
+    // xterm logs each parse error through console.* at its default level (564 MB of stderr a minute).
+    const logged: unknown[] = [];
+    const spies = (["log", "info", "warn", "error", "debug"] as const).map((name) => vi.spyOn(console, name).mockImplementation((...args) => void logged.push(args)));
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (logged.push(chunk), true));
+    try {
+      const mcp = await connect(test.server);
+      const observer = await mcp.hub.observer(pane);
+      let delta: Capture = await mcp.capture({ paneId: pane, maxBytes: 4096 });
+      let slowest = 0;
+      let mostPending = 0;
+      while (!texts(delta).includes("binary-done")) {
+        const began = Date.now();
+        delta = await mcp.capture({ cursor: delta.cursor, maxBytes: 4096, waitMs: 1000 });
+        slowest = Math.max(slowest, Date.now() - began - (delta.waitEnded === "timeout" ? 1000 : 0));
+        mostPending = Math.max(mostPending, observer.pending);
+      }
+      expect(mostPending).toBeLessThanOrEqual(MAX_SCREEN_BACKLOG);
+      expect(slowest).toBeLessThan(3000);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      stderr.mockRestore();
+    }
+    expect(logged).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { isPanescopeError } from "../../src/errors.js";
-import { PaneObserver, type PaneIdentity } from "../../src/observe/pane.js";
+import { MAX_SCREEN_BACKLOG, PaneObserver, type PaneIdentity } from "../../src/observe/pane.js";
 
 const key = randomBytes(32);
 const identity: PaneIdentity = { paneId: "%3", panePid: 4242, serverPid: 99, serverStart: 1_700_000_000, instance: randomBytes(8) };
@@ -222,6 +222,29 @@ describe("PaneObserver", () => {
     expect(lag).toBeLessThan(40);
     const used = process.cpuUsage(cpu);
     expect((used.user + used.system) / 1000).toBeLessThan(150);
+  });
+
+  it("an emulator that falls more than its bound behind drops its queue, keeps raw, and asks for a reseed", async () => {
+    let stale = 0;
+    const pane = observer({ onStale: () => stale++, ringBytes: 8 * 1024 * 1024 });
+    const start = await pane.read();
+    // Queued in one turn, faster than xterm can parse: the bound is crossed once.
+    const chunk = bytes("x".repeat(64 * 1024));
+    const chunks = Math.ceil(MAX_SCREEN_BACKLOG / chunk.length) + 8;
+    for (let i = 0; i < chunks; i++) pane.ingest(chunk);
+    expect(stale).toBe(1);
+    // tmux's screen replaces the stale one; the jump is flagged, and raw lost nothing.
+    pane.reseed({ cols: 40, rows: 6, lines: ["fresh from tmux"], cursorX: 0, cursorY: 1 }, "overflow");
+    const delta = await pane.read(start.cursor, { maxBytes: 4 * 1024 * 1024 });
+    expect(delta).toMatchObject({ missed: true, reason: "overflow" });
+    expect(delta.rows.map((r) => r.text)).toContain("fresh from tmux");
+    expect(delta.rawBytes).toBe(chunks * chunk.length);
+    pane.ingest(bytes("\r\nlive again"));
+    const next = await pane.read(delta.cursor);
+    expect(next.missed).toBe(false);
+    expect(next.raw).toBe("\nlive again");
+    expect(next.rows.map((r) => r.text)).toEqual(["live again"]);
+    expect(stale).toBe(1);
   });
 
   it("rows follow a resize: the whole screen is reported at the new size", async () => {
