@@ -7,6 +7,7 @@ import { ANNOTATIONS, type ToolRegistrar } from "../context.js";
 import { refuseOwnPane, requirePane } from "../panes.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
+import { requireSendable } from "../strings.js";
 
 export const MAX_TEXT_CHARS = 16 * 1024;
 export const MAX_KEYS = 100;
@@ -53,6 +54,7 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
     async (input) => {
       try {
         const enter = input.enter ?? false;
+        if (input.text !== undefined) requireSendable("text", input.text, 'press it as the key "C-Space" instead');
         const keys = (input.keys ?? []).map(validateKeyName);
         if (input.text === undefined && keys.length === 0 && !enter) throw new PanescopeError("bad-input", "nothing to send: give text, keys, or enter: true");
         refuseOwnPane(ctx, input.paneId, "types into");
