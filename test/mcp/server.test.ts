@@ -157,7 +157,8 @@ describe("bad input", () => {
 
 describe("policy", () => {
   it("never types into or closes panescope's own pane, even with force", async () => {
-    const { mcp, pane } = await setup({ ownPane: "%0" });
+    // TMUX_PANE without TMUX: which server it belongs to is unknown, so it is refused on any.
+    const { mcp, pane } = await setup({ ownPane: { paneId: "%0" } });
     expect(pane).toBe("%0");
     expectError(await mcp.call("send_keys", { paneId: pane, text: "x" }), /not-allowed.*panescope itself runs in/);
     expectError(await mcp.call("close_pane", { paneId: pane, force: true }), /not-allowed/);

@@ -57,7 +57,7 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
         if (input.text !== undefined) requireSendable("text", input.text, 'press it as the key "C-Space" instead');
         const keys = (input.keys ?? []).map(validateKeyName);
         if (input.text === undefined && keys.length === 0 && !enter) throw new PanescopeError("bad-input", "nothing to send: give text, keys, or enter: true");
-        refuseOwnPane(ctx, input.paneId, "types into");
+        await refuseOwnPane(ctx, input.paneId, "types into");
         await requirePane(ctx.server, input.paneId);
         // A cursor from before the keys: the agent can read exactly what they caused.
         const cursor = await ctx.hub
