@@ -1,12 +1,12 @@
 // `panescope [mcp]`: the stdio MCP server. stdout is the protocol, so every log line goes to stderr;
 // the first one names the tmux server and the mode. Resolves when the client closes stdin.
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { PanescopeError, messageOf } from "../errors.js";
 import { TmuxServer, type TmuxServerOptions } from "../tmux/server.js";
 import { version } from "../version.js";
 import { Hub } from "../watch/hub.js";
 import { ownPaneFromEnv } from "./own-pane.js";
 import { createServer, DEFAULT_MAX_WAIT_MS } from "./server.js";
+import { StdioTransport } from "./stdio-transport.js";
 
 export interface McpOptions {
   server: TmuxServerOptions;
@@ -100,7 +100,7 @@ export async function main(args: string[]): Promise<number> {
   const hub = new Hub({ server, warn: log });
   const ownPane = ownPaneFromEnv(process.env);
   const mcp = createServer({ hub, server, readOnly: options.readOnly, maxWaitMs: options.maxWaitMs, ...(ownPane ? { ownPane } : {}) });
-  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: 64 * 1024 * 1024 });
+  const transport = new StdioTransport(process.stdin, process.stdout, { warn: log });
   // Set before connect: the SDK keeps (and calls) an onclose that is already there.
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
