@@ -16,7 +16,8 @@ const DESCRIPTION = `Type into a tmux pane: literal text, then tmux key names, t
 
 - text is typed exactly as given, character by character: never interpreted as key names, tmux commands or shell syntax by panescope (the program in the pane of course receives it). A newline in text is typed as a newline character (LF, like Ctrl-J): a shell at its prompt treats it as end of line, but many full-screen programs and chat-style inputs insert a line break without submitting.
 - enter: true presses Enter (the Return key) after text and keys, and also turns each newline in text into an Enter press (a trailing newline does not add a second one). Use it to run a command: {text: "make test", enter: true}.
-- keys are tmux key names pressed in order: Enter, Escape, Tab, BSpace, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1..F12, Space, C-c, C-d, M-x, C-S-Up, or one character like q.
+- keys are tmux key names pressed in order: Enter, Escape, Tab, BSpace, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1..F12, Space, C-c, C-d, M-x, C-S-Up, or one character like q. Only names every supported tmux sends as that key are accepted (S- only with arrows, Home/End, PageUp/PageDown, Insert/Delete and F1..F12); a refused name says why.
+- text must be well-formed Unicode without NUL characters (press NUL as the key C-Space).
 
 After sending, read what happened with capture_since or wait_for, passing the returned cursor (taken just before the keys were sent). panescope refuses to type into the pane it runs in.`;
 
