@@ -24,7 +24,7 @@ type Id = string | number;
 // A top-level member with a simple value: "key": number | string without escapes | true/false/null.
 const SIMPLE = String.raw`"([A-Za-z_]+)"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|"[^"\\]{0,256}"|true|false|null)`;
 const HEAD_MEMBER = new RegExp(String.raw`^\s*${SIMPLE}\s*,`);
-const TAIL_MEMBER = new RegExp(String.raw`,\s*${SIMPLE}\s*$`);
+const TAIL_MEMBER = new RegExp(String.raw`,\s*${SIMPLE}\s*` + "$");
 
 /**
  * The id of a JSON-RPC request from the text at the two ends of a line it cannot parse whole: the

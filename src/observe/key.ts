@@ -102,7 +102,9 @@ function readExisting(dir: string, path: string, me: number | undefined): { key?
   }
   try {
     const stat = fs.fstatSync(fd);
-    const why = unusable(stat, me, () => publishing(dir, stat));
+    // A second link may be a creator's temp file, just before it is removed: not a reason to replace.
+    // If no temp file is there any more, the creator has finished and the link count is back to 1.
+    const why = unusable(stat, me, () => publishing(dir, stat) || fs.fstatSync(fd).nlink === 1);
     if (why !== undefined) return { bad: { ino: stat.ino, why } };
     const key = new Uint8Array(KEY_BYTES);
     if (fs.readSync(fd, key, 0, KEY_BYTES, 0) !== KEY_BYTES) return { bad: { ino: stat.ino, why: "could not be read whole" } };
