@@ -4,6 +4,8 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { TmuxServer } from "../tmux/server.js";
 import type { Hub } from "../watch/hub.js";
+import type { OwnPane } from "./own-pane.js";
+import type { RegexRunner } from "./regex-runner.js";
 import type { FailContext } from "./results.js";
 
 export type ToolName = "capture_since" | "capture_pane" | "list_panes" | "wait_for" | "send_keys" | "open_pane" | "close_pane";
@@ -34,8 +36,10 @@ export interface ToolContext {
   readOnly: boolean;
   /** Upper bound for any wait (capture_since waitMs, wait_for timeoutMs). */
   maxWaitMs: number;
-  /** The pane panescope itself runs in, on this server (never typed into or killed). */
-  ownPane: string | undefined;
+  /** The pane panescope itself runs in (TMUX_PANE, TMUX): never typed into or killed on its server. */
+  ownPane: OwnPane | undefined;
+  /** Runs wait_for's patterns off the event loop, with a time budget per match. */
+  regex: RegexRunner;
   /** Panes opened through open_pane, by id. */
   opened: Map<string, OpenedPane>;
   /** For error advice: how this server is named on a tmux command line. */

@@ -1,12 +1,12 @@
 // `panescope [mcp]`: the stdio MCP server. stdout is the protocol, so every log line goes to stderr;
 // the first one names the tmux server and the mode. Resolves when the client closes stdin.
-import { join } from "node:path";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { PanescopeError, messageOf } from "../errors.js";
 import { TmuxServer, type TmuxServerOptions } from "../tmux/server.js";
 import { version } from "../version.js";
 import { Hub } from "../watch/hub.js";
+import { ownPaneFromEnv } from "./own-pane.js";
 import { createServer, DEFAULT_MAX_WAIT_MS } from "./server.js";
+import { StdioTransport } from "./stdio-transport.js";
 
 export interface McpOptions {
   server: TmuxServerOptions;
@@ -80,20 +80,6 @@ export function describeServer(options: TmuxServerOptions): string {
   return "default socket";
 }
 
-/**
- * TMUX_PANE names a pane of the server panescope runs under; it is ours only if that is the server
- * we watch. TMUX is "socket,pid,session"; when it is missing, assume the same server (refuse more).
- */
-export function ownPaneOf(options: TmuxServerOptions, env: NodeJS.ProcessEnv): string | undefined {
-  const pane = env.TMUX_PANE;
-  if (!pane) return undefined;
-  const socket = env.TMUX?.split(",")[0];
-  if (!socket) return pane;
-  const ours =
-    options.socketPath ?? join(env.TMUX_TMPDIR ?? "/tmp", `tmux-${process.getuid?.() ?? 0}`, options.socketName ?? "default");
-  return socket === ours ? pane : undefined;
-}
-
 export async function main(args: string[]): Promise<number> {
   if (args.includes("--help") || args.includes("-h")) {
     process.stderr.write(`${USAGE}\n`);
@@ -112,9 +98,9 @@ export async function main(args: string[]): Promise<number> {
   );
   const server = new TmuxServer(options.server);
   const hub = new Hub({ server, warn: log });
-  const ownPane = ownPaneOf(options.server, process.env);
+  const ownPane = ownPaneFromEnv(process.env);
   const mcp = createServer({ hub, server, readOnly: options.readOnly, maxWaitMs: options.maxWaitMs, ...(ownPane ? { ownPane } : {}) });
-  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: 64 * 1024 * 1024 });
+  const transport = new StdioTransport(process.stdin, process.stdout, { warn: log });
   // Set before connect: the SDK keeps (and calls) an onclose that is already there.
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;

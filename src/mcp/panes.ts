@@ -2,6 +2,7 @@
 import { PanescopeError } from "../errors.js";
 import type { TmuxServer } from "../tmux/server.js";
 import type { ToolContext } from "./context.js";
+import { isOwnPane } from "./own-pane.js";
 
 export interface PaneFacts {
   paneId: string;
@@ -24,9 +25,9 @@ export async function requirePane(server: TmuxServer, paneId: string): Promise<P
   return facts;
 }
 
-/** panescope never types into or kills the pane it runs in. */
-export function refuseOwnPane(ctx: ToolContext, paneId: string, what: string): void {
-  if (ctx.ownPane !== undefined && paneId === ctx.ownPane) {
+/** panescope never types into or kills the pane it runs in (decided by server identity: own-pane.ts). */
+export async function refuseOwnPane(ctx: ToolContext, paneId: string, what: string): Promise<void> {
+  if (await isOwnPane(ctx.ownPane, ctx.server, paneId)) {
     throw new PanescopeError("not-allowed", `${paneId} is the pane panescope itself runs in: it never ${what} it. Choose another pane (list_panes)`);
   }
 }

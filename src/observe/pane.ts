@@ -216,6 +216,12 @@ export class PaneObserver {
     return { history: this.screen.historyRows(history), rows: this.screen.visibleRows(), screen: this.geometry() };
   }
 
+  /** The visible rows as displayed (the cursor's row keeps its blanks up to the cursor), for matching. */
+  async displayedScreen(): Promise<{ rows: string[]; screen: Delta["screen"] }> {
+    await this.settle();
+    return { rows: this.screen.displayedRows(), screen: this.geometry() };
+  }
+
   async screenAnsi(): Promise<string[]> {
     await this.settle();
     return this.screen.visibleRowsAnsi();

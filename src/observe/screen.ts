@@ -188,6 +188,22 @@ export class Screen implements Feedable {
     return rows;
   }
 
+  /**
+   * The visible rows as a person sees them: trailing blanks removed, except that the cursor's row
+   * keeps its blanks up to the cursor (a prompt like ">>> " waiting for input ends with its space).
+   */
+  displayedRows(): string[] {
+    const rows = this.visibleRows();
+    const x = Math.min(this.cursorX, this.cols);
+    const buffer = this.buffers.active;
+    const line = buffer.getLine(buffer.baseY + this.cursorY);
+    if (line && x > 0 && this.cursorY < rows.length) {
+      const left = line.translateToString(false, 0, x);
+      rows[this.cursorY] = left + line.translateToString(true, x, this.cols).replace(/ +$/, "");
+    }
+    return rows;
+  }
+
   /** The last `count` history lines of the normal buffer (oldest first), then nothing else. */
   historyRows(count: number): string[] {
     const buffer = this.buffers.normal;

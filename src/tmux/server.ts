@@ -153,9 +153,12 @@ const PANE_FIELDS = [
   "pane_active", "pane_dead", "alternate_on", "session_name", "pane_current_command", "pane_title",
 ] as const;
 
-/** All panes of the server. Records are split on a random nonce, so no title or name can forge one. */
+/**
+ * All panes of the server. Records are split on a random nonce, so no title or name can forge one.
+ * The nonce is printable: tmux 3.4 and 3.5a print a 0x1f separator as the four characters `\037`.
+ */
 async function listPanes(server: TmuxServer, options: RunOptions = {}): Promise<PaneInfo[]> {
-  const nonce = `\u001fps${randomBytes(8).toString("hex")}`;
+  const nonce = `~ps${randomBytes(8).toString("hex")}`;
   const format = PANE_FIELDS.map((f) => `#{${f}}`).join(`${nonce}f`) + `${nonce}r`;
   const lines = await run(server, ["list-panes", "-a", "-F", format], options);
   const records = lines.join("\n").split(`${nonce}r`);

@@ -177,6 +177,19 @@ describe("panescope over stdio", () => {
     expect(quiet.structuredContent).toMatchObject({ outcome: "quiet" });
   });
 
+  it("a catastrophic wait_for pattern is stopped in the built matcher worker while other calls are answered", async () => {
+    const pane = await paneRunning(`printf '%s\\n' ${"a".repeat(40)}; exec sleep 600`);
+    await call("wait_for", { paneId: pane, pattern: "^a{40}$" });
+    const order: string[] = [];
+    const stopped = call("wait_for", { paneId: pane, pattern: "(a|a)*b" }).then((result) => (order.push("wait_for"), result));
+    const listed = await call("list_panes");
+    order.push("list_panes");
+    const result = await stopped;
+    expect(listed.isError, text(listed)).toBeFalsy();
+    expect(order).toEqual(["list_panes", "wait_for"]);
+    expect(text(result)).toMatch(/^error \(bad-input\): pattern ran out of its time budget \(500 ms\)/);
+  });
+
   it("send_keys types hostile text literally and the tmux server survives", async () => {
     const pane = await paneRunning("cat");
     const hostile = `'; kill-server; echo "$HOME" #{pane_id} \\;`;

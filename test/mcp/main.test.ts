@@ -1,6 +1,6 @@
-// Command line and environment of `panescope mcp`, and which pane is panescope's own.
+// Command line and environment of `panescope mcp` (which pane is panescope's own: own-pane.test.ts).
 import { describe, expect, it } from "vitest";
-import { describeServer, ownPaneOf, parseOptions } from "../../src/mcp/main.js";
+import { describeServer, parseOptions } from "../../src/mcp/main.js";
 import { literalArg } from "../../src/tmux/server.js";
 import { fail } from "../../src/mcp/results.js";
 import { literalFor } from "../../src/mcp/tools/send-keys.js";
@@ -31,19 +31,6 @@ describe("parseOptions", () => {
     expect(describeServer({ socketName: "x" })).toBe("-L x");
     expect(describeServer({ socketPath: "/s" })).toBe("-S /s");
     expect(describeServer({})).toBe("default socket");
-  });
-});
-
-describe("ownPaneOf", () => {
-  const uid = process.getuid?.() ?? 0;
-  it("is TMUX_PANE when TMUX names the socket panescope watches", () => {
-    expect(ownPaneOf({ socketName: "w" }, { TMUX_PANE: "%4", TMUX: `/tmp/tmux-${uid}/w,1,0` })).toBe("%4");
-    expect(ownPaneOf({}, { TMUX_PANE: "%4", TMUX: `/tmp/tmux-${uid}/default,1,0` })).toBe("%4");
-  });
-  it("is nothing when panescope watches another server, and TMUX_PANE when it cannot tell", () => {
-    expect(ownPaneOf({ socketName: "other" }, { TMUX_PANE: "%4", TMUX: `/tmp/tmux-${uid}/default,1,0` })).toBeUndefined();
-    expect(ownPaneOf({ socketName: "other" }, { TMUX_PANE: "%4" })).toBe("%4");
-    expect(ownPaneOf({}, {})).toBeUndefined();
   });
 });
 

@@ -97,6 +97,20 @@ describe("bad input", () => {
     expectError(await mcp.call("send_keys", { paneId: pane }), /nothing to send/);
   });
 
+  it("a NUL or a lone surrogate in text is bad input (not an internal error), and nothing is typed", async () => {
+    const { test, mcp, pane } = await setup({}, "stty -echo; exec cat");
+    for (const text of ["before\0after", "x\uD800y"]) {
+      const result = await mcp.call("send_keys", { paneId: pane, text });
+      expectError(result, /error \(bad-input\): text contains (a NUL|a lone UTF-16 surrogate)/);
+      expect(result._meta).toEqual({ "panescope/error": "bad-input" });
+    }
+    expectError(await mcp.call("open_pane", { command: "echo a\0b" }), /bad-input.*command contains a NUL/);
+    expectError(await mcp.call("open_pane", { env: { A: "\uDC00" } }), /bad-input.*env\.A contains a lone UTF-16 surrogate/);
+    expect((await mcp.call("send_keys", { paneId: pane, text: "ok 😀", enter: true })).isError).toBeFalsy();
+    await vi.waitFor(async () => expect(await test.run(["capture-pane", "-p", "-t", pane])).toContain("ok 😀"));
+    expect((await test.run(["capture-pane", "-p", "-t", pane])).join("\n")).not.toMatch(/before|after|x.y/);
+  });
+
   it("negative numbers are refused; a huge waitMs is capped and the cap is reported", async () => {
     const { mcp, pane } = await setup({ maxWaitMs: 200 });
     expectError(await mcp.call("capture_since", { paneId: pane, waitMs: -5 }), /waitMs cannot be negative/);
@@ -143,7 +157,8 @@ describe("bad input", () => {
 
 describe("policy", () => {
   it("never types into or closes panescope's own pane, even with force", async () => {
-    const { mcp, pane } = await setup({ ownPane: "%0" });
+    // TMUX_PANE without TMUX: which server it belongs to is unknown, so it is refused on any.
+    const { mcp, pane } = await setup({ ownPane: { paneId: "%0" } });
     expect(pane).toBe("%0");
     expectError(await mcp.call("send_keys", { paneId: pane, text: "x" }), /not-allowed.*panescope itself runs in/);
     expectError(await mcp.call("close_pane", { paneId: pane, force: true }), /not-allowed/);

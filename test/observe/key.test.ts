@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +14,18 @@ beforeEach(() => {
 afterEach(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
+
+const CWD = fileURLToPath(new URL("../..", import.meta.url));
+const MODULE = fileURLToPath(new URL("../../src/observe/key.ts", import.meta.url));
+
+/** loadCursorKey in a child process (tsx), printing "<key hex> <persistent>"; killed after 20 s. */
+function loadInChild(dir: string): { status: number | null; stdout: string; stderr: string } {
+  const script = `import { loadCursorKey } from ${JSON.stringify(MODULE)};
+    const loaded = loadCursorKey({ dir: ${JSON.stringify(dir)} });
+    console.log(Buffer.from(loaded.key).toString("hex"), loaded.persistent);`;
+  const result = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: CWD, encoding: "utf8", timeout: 20_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 const quiet = () => {
@@ -44,14 +56,79 @@ describe("loadCursorKey", () => {
     expect(second.persistent).toBe(true);
   });
 
-  it("tightens a key file readable by others and keeps the key", () => {
+  it("replaces a key file others could read or change (mode 0644), saying so", () => {
     const first = loadCursorKey({ dir: root, warn: quiet().warn });
     fs.chmodSync(join(root, KEY_FILE), 0o644);
     const { warnings, warn } = quiet();
     const second = loadCursorKey({ dir: root, warn });
-    expect(hex(second.key)).toBe(hex(first.key));
+    expect(hex(second.key)).not.toBe(hex(first.key));
     expect(fs.statSync(join(root, KEY_FILE)).mode & 0o777).toBe(0o600);
-    expect(warnings).toEqual([expect.stringContaining("mode is now 0600")]);
+    expect(hex(fs.readFileSync(join(root, KEY_FILE)))).toBe(hex(second.key));
+    expect(warnings).toEqual([expect.stringMatching(/has mode 0644 .*replacing it with a new key/)]);
+  });
+
+  it("replaces a hard-linked key file and leaves the other name alone", () => {
+    const elsewhere = join(root, "elsewhere");
+    fs.writeFileSync(elsewhere, Buffer.alloc(32, 7), { mode: 0o600 });
+    const dir = join(root, "state");
+    fs.mkdirSync(dir, { mode: 0o700 });
+    fs.linkSync(elsewhere, join(dir, KEY_FILE));
+    const { warnings, warn } = quiet();
+    const loaded = loadCursorKey({ dir, warn });
+    expect(hex(loaded.key)).not.toBe(hex(Buffer.alloc(32, 7)));
+    expect(fs.statSync(join(dir, KEY_FILE)).nlink).toBe(1);
+    expect(fs.readFileSync(elsewhere)).toEqual(Buffer.alloc(32, 7));
+    expect(warnings).toEqual([expect.stringContaining("has 2 hard links")]);
+  });
+
+  it("replaces a key file that belongs to another user", () => {
+    const first = loadCursorKey({ dir: root, warn: quiet().warn });
+    const me = fs.statSync(join(root, KEY_FILE)).uid;
+    const { warnings, warn } = quiet();
+    // The uid seam: a file owned by uid me is someone else's to a process running as me + 1.
+    const second = loadCursorKey({ dir: root, warn, uid: me + 1, random: (size) => new Uint8Array(size).fill(9) });
+    expect(hex(second.key)).not.toBe(hex(first.key));
+    expect(warnings[0]).toContain(`belongs to uid ${me}, not to us (uid ${me + 1})`);
+  });
+
+  it("does not block on a FIFO at the key path: it is replaced by a key file", () => {
+    // In a child process, so that a blocking open fails this test by timeout instead of hanging the run.
+    const dir = join(root, "fifo");
+    fs.mkdirSync(dir, { mode: 0o700 });
+    execFileSync("mkfifo", [join(dir, KEY_FILE)]);
+    const result = loadInChild(dir);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe(`${fs.readFileSync(join(dir, KEY_FILE)).toString("hex")} true`);
+    expect(result.stderr).toContain("is not a regular file: replacing it");
+    expect(fs.lstatSync(join(dir, KEY_FILE)).isFile()).toBe(true);
+  });
+
+  it("tightens a state directory others can write to (0777 → 0700), saying so", () => {
+    const dir = join(root, "loose");
+    fs.mkdirSync(dir);
+    fs.chmodSync(dir, 0o777);
+    const { warnings, warn } = quiet();
+    const loaded = loadCursorKey({ dir, warn });
+    expect(loaded.persistent).toBe(true);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(warnings).toEqual([expect.stringContaining("was writable by others (mode 0777): its mode is now 0700")]);
+  });
+
+  it("does not use a state directory that belongs to another user: per-process key, with a warning", () => {
+    const me = fs.statSync(root).uid;
+    const { warnings, warn } = quiet();
+    const loaded = loadCursorKey({ dir: root, warn, uid: me + 1 });
+    expect(loaded.persistent).toBe(false);
+    expect(fs.existsSync(join(root, KEY_FILE))).toBe(false);
+    expect(warnings).toEqual([expect.stringMatching(/cannot store the cursor key .*belongs to uid \d+, not to us/)]);
+  });
+
+  it("keeps a key whose second link is another panescope's temp file, mid-publication", () => {
+    const first = loadCursorKey({ dir: root, warn: quiet().warn });
+    fs.linkSync(join(root, KEY_FILE), join(root, `.${KEY_FILE}.99999.abcdef.tmp`));
+    const { warnings, warn } = quiet();
+    expect(hex(loadCursorKey({ dir: root, warn }).key)).toBe(hex(first.key));
+    expect(warnings).toEqual([]);
   });
 
   it("replaces a key file of the wrong size, which it can never have written", () => {
@@ -60,14 +137,16 @@ describe("loadCursorKey", () => {
     const loaded = loadCursorKey({ dir: root, warn });
     expect(loaded.persistent).toBe(true);
     expect(hex(fs.readFileSync(join(root, KEY_FILE)))).toBe(hex(loaded.key));
-    expect(warnings).toEqual([expect.stringContaining("replacing it")]);
+    expect(warnings).toEqual([expect.stringContaining("is 5 bytes, not a 32-byte key: replacing it")]);
   });
 
   it("never follows a symbolic link in place of the key file", () => {
     const target = join(root, "elsewhere");
     fs.writeFileSync(target, Buffer.alloc(32, 7));
     fs.symlinkSync(target, join(root, KEY_FILE));
-    const loaded = loadCursorKey({ dir: root, warn: quiet().warn });
+    const { warnings, warn } = quiet();
+    const loaded = loadCursorKey({ dir: root, warn });
+    expect(warnings).toEqual([expect.stringContaining("is a symbolic link: replacing it")]);
     expect(hex(loaded.key)).not.toBe(hex(Buffer.alloc(32, 7)));
     expect(fs.lstatSync(join(root, KEY_FILE)).isFile()).toBe(true);
     expect(fs.readFileSync(target)).toEqual(Buffer.alloc(32, 7));

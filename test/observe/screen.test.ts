@@ -20,6 +20,17 @@ describe("Screen", () => {
     expect(screen.lineText(2)).toBe("line 2");
   });
 
+  it("rows as displayed keep the cursor row's blanks up to the cursor, and only those", async () => {
+    const screen = new Screen({ cols: 20, rows: 4 });
+    await written(screen, "result   \r\n>>> ");
+    expect(screen.visibleRows()).toEqual(["result", ">>>", "", ""]);
+    expect(screen.displayedRows()).toEqual(["result", ">>> ", "", ""]);
+    await written(screen, "x\x1b[3D"); // cursor back inside the text: nothing to add
+    expect(screen.displayedRows()).toEqual(["result", ">>> x", "", ""]);
+    await written(screen, "\x1b[4;6H"); // cursor on a blank row
+    expect(screen.displayedRows()[3]).toBe("     ");
+  });
+
   it("a flush with nothing queued resolves before the next timer, one with queued data after it is applied", async () => {
     const screen = new Screen({ cols: 20, rows: 4 });
     await written(screen, "ready");

@@ -26,7 +26,7 @@ export const registerClosePane: ToolRegistrar = (mcp, ctx) => {
     },
     async (input) => {
       try {
-        refuseOwnPane(ctx, input.paneId, "kills");
+        await refuseOwnPane(ctx, input.paneId, "kills");
         const facts = await requirePane(ctx.server, input.paneId);
         const opened = ctx.opened.get(input.paneId)?.pid === facts.pid;
         if (!opened && !input.force) {

@@ -1,6 +1,7 @@
 // list_panes: every pane of the tmux server, with what an agent needs to pick one.
 import { z } from "zod";
 import { ANNOTATIONS, type ToolRegistrar } from "../context.js";
+import { isOwnPane } from "../own-pane.js";
 import { fail, ok } from "../results.js";
 
 const DESCRIPTION = `List every pane of the tmux server panescope watches: id (pass it as paneId to the other tools), session, window, title, running command, size, and flags (active, dead, alternate screen, opened by panescope, panescope's own pane).
@@ -38,7 +39,9 @@ export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
     },
     async () => {
       try {
-        const panes = (await ctx.server.listPanes()).map((p) => ({
+        const listed = await ctx.server.listPanes();
+        const own = listed.some((p) => p.paneId === ctx.ownPane?.paneId) && (await isOwnPane(ctx.ownPane, ctx.server, ctx.ownPane?.paneId ?? ""));
+        const panes = listed.map((p) => ({
           paneId: p.paneId,
           session: p.sessionName,
           sessionId: p.sessionId,
@@ -54,7 +57,7 @@ export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
           dead: p.dead,
           alternate: p.alternate,
           opened: ctx.opened.get(p.paneId)?.pid === p.pid,
-          self: p.paneId === ctx.ownPane,
+          self: own && p.paneId === ctx.ownPane?.paneId,
         }));
         const lines = panes.map((p) => {
           const flags = [p.active && "active", p.dead && "dead", p.alternate && "alternate", p.opened && "opened-by-panescope", p.self && "panescope-itself"].filter(Boolean);

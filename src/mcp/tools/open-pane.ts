@@ -4,6 +4,7 @@ import { z } from "zod";
 import { isPanescopeError, PanescopeError } from "../../errors.js";
 import { ANNOTATIONS, type ToolRegistrar } from "../context.js";
 import { fail, ok } from "../results.js";
+import { requireSendable } from "../strings.js";
 
 export const DEFAULT_SESSION = "panescope";
 const PANE_FORMAT = "#{pane_id} #{pane_pid}";
@@ -47,6 +48,9 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
     async (input) => {
       try {
         if (input.env && Object.keys(input.env).length > 64) throw new PanescopeError("bad-input", "at most 64 environment variables");
+        if (input.command !== undefined) requireSendable("command", input.command);
+        if (input.cwd !== undefined) requireSendable("cwd", input.cwd);
+        for (const [name, value] of Object.entries(input.env ?? {})) requireSendable(`env.${name}`, value);
         const session = input.session ?? DEFAULT_SESSION;
         const exists = await ctx.server.run(["has-session", "-t", `=${session}`]).then(
           () => true,

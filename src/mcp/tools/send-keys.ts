@@ -7,6 +7,7 @@ import { ANNOTATIONS, type ToolRegistrar } from "../context.js";
 import { refuseOwnPane, requirePane } from "../panes.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
+import { requireSendable } from "../strings.js";
 
 export const MAX_TEXT_CHARS = 16 * 1024;
 export const MAX_KEYS = 100;
@@ -15,7 +16,8 @@ const DESCRIPTION = `Type into a tmux pane: literal text, then tmux key names, t
 
 - text is typed exactly as given, character by character: never interpreted as key names, tmux commands or shell syntax by panescope (the program in the pane of course receives it). A newline in text is typed as a newline character (LF, like Ctrl-J): a shell at its prompt treats it as end of line, but many full-screen programs and chat-style inputs insert a line break without submitting.
 - enter: true presses Enter (the Return key) after text and keys, and also turns each newline in text into an Enter press (a trailing newline does not add a second one). Use it to run a command: {text: "make test", enter: true}.
-- keys are tmux key names pressed in order: Enter, Escape, Tab, BSpace, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1..F12, Space, C-c, C-d, M-x, C-S-Up, or one character like q.
+- keys are tmux key names pressed in order: Enter, Escape, Tab, BSpace, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1..F12, Space, C-c, C-d, M-x, C-S-Up, or one character like q. Only names every supported tmux sends as that key are accepted (S- only with arrows, Home/End, PageUp/PageDown, Insert/Delete and F1..F12); a refused name says why.
+- text must be well-formed Unicode without NUL characters (press NUL as the key C-Space).
 
 After sending, read what happened with capture_since or wait_for, passing the returned cursor (taken just before the keys were sent). panescope refuses to type into the pane it runs in.`;
 
@@ -53,9 +55,10 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
     async (input) => {
       try {
         const enter = input.enter ?? false;
+        if (input.text !== undefined) requireSendable("text", input.text, 'press it as the key "C-Space" instead');
         const keys = (input.keys ?? []).map(validateKeyName);
         if (input.text === undefined && keys.length === 0 && !enter) throw new PanescopeError("bad-input", "nothing to send: give text, keys, or enter: true");
-        refuseOwnPane(ctx, input.paneId, "types into");
+        await refuseOwnPane(ctx, input.paneId, "types into");
         await requirePane(ctx.server, input.paneId);
         // A cursor from before the keys: the agent can read exactly what they caused.
         const cursor = await ctx.hub

@@ -1,0 +1,141 @@
+// The MCP stdio transport panescope serves on: newline-delimited JSON-RPC through the bounded
+// LineFramer. A line it cannot use (over the size limit, not JSON, not JSON-RPC) is answered with a
+// JSON-RPC error when it is a request whose id can be read cheaply, else named in one stderr line;
+// either way the server keeps serving. The end of stdin closes the transport.
+import type { Readable, Writable } from "node:stream";
+import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { messageOf } from "../errors.js";
+import { DEFAULT_MAX_LINE_BYTES, KEPT_BYTES, LineFramer } from "./line-framer.js";
+
+export interface StdioTransportOptions {
+  maxLineBytes?: number;
+  /** One line to stderr (default: process.stderr, prefixed "panescope: "). */
+  warn?: (line: string) => void;
+}
+
+/** JSON-RPC 2.0 error codes (the spec's). */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+
+type Id = string | number;
+
+// A top-level member with a simple value: "key": number | string without escapes | true/false/null.
+const SIMPLE = String.raw`"([A-Za-z_]+)"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|"[^"\\]{0,256}"|true|false|null)`;
+const HEAD_MEMBER = new RegExp(String.raw`^\s*${SIMPLE}\s*,`);
+const TAIL_MEMBER = new RegExp(String.raw`,\s*${SIMPLE}\s*` + "$");
+
+/**
+ * The id of a JSON-RPC request from the text at the two ends of a line it cannot parse whole: the
+ * simple members right after the opening `{` and right before the closing `}` are top-level ones
+ * (nested objects and escaped strings stop the scan). Undefined unless a `method` shows it is a
+ * request: an error must never answer a response or a notification.
+ */
+export function salvageRequestId(head: string, tail: string): Id | undefined {
+  const members = new Map<string, string>();
+  let rest = head.replace(/^\s*\{/, "");
+  if (rest.length === head.length) return undefined;
+  for (let m = HEAD_MEMBER.exec(rest); m !== null; m = HEAD_MEMBER.exec(rest)) {
+    members.set(m[1] ?? "", m[2] ?? "");
+    rest = rest.slice(m[0].length);
+  }
+  let end = tail.replace(/\}\s*$/, "");
+  if (end.length !== tail.length) {
+    for (let m = TAIL_MEMBER.exec(end); m !== null; m = TAIL_MEMBER.exec(end)) {
+      members.set(m[1] ?? "", m[2] ?? "");
+      end = end.slice(0, m.index);
+    }
+  }
+  const id = members.get("id");
+  if (id === undefined || !members.get("method")?.startsWith('"')) return undefined;
+  const value: unknown = JSON.parse(id);
+  return typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value)) ? value : undefined;
+}
+
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private readonly framer: LineFramer;
+  private readonly warn: (line: string) => void;
+  private started = false;
+  private closed = false;
+
+  constructor(
+    private readonly stdin: Readable = process.stdin,
+    private readonly stdout: Writable = process.stdout,
+    options: StdioTransportOptions = {},
+  ) {
+    this.framer = new LineFramer(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+    this.warn = options.warn ?? ((line) => void process.stderr.write(`panescope: ${line}\n`));
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error("StdioTransport already started");
+    this.started = true;
+    this.stdin.on("data", this.onData);
+    this.stdin.on("error", this.onStreamError);
+    this.stdin.on("end", this.onEnd);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stdout.write(serializeMessage(message))) resolve();
+      else this.stdout.once("drain", resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stdin.off("data", this.onData);
+    this.stdin.off("error", this.onStreamError);
+    this.stdin.off("end", this.onEnd);
+    if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
+    this.framer.end();
+    this.onclose?.();
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    for (const framed of this.framer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk)) {
+      if (framed.kind === "line") this.receive(framed.text);
+      else this.refuse(framed.bytes, framed.head, framed.tail, `is over this server's limit of ${this.framer.maxLineBytes} bytes per message (send less, e.g. long text in parts)`, INVALID_REQUEST);
+    }
+  };
+
+  private readonly onStreamError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private readonly onEnd = (): void => {
+    const dropped = this.framer.end();
+    if (dropped > 0) this.warn(`stdin ended inside a message (${dropped} bytes without a newline): ignored`);
+    void this.close();
+  };
+
+  private receive(text: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(text);
+    } catch (error) {
+      const notJson = error instanceof SyntaxError;
+      const why = notJson ? `is not JSON (${messageOf(error)})` : "is not a JSON-RPC 2.0 message";
+      this.refuse(Buffer.byteLength(text), text.slice(0, KEPT_BYTES), text.slice(-KEPT_BYTES), why, notJson ? PARSE_ERROR : INVALID_REQUEST);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  /** Answers an unusable line with an error if it is a request with a readable id, else says so on stderr. */
+  private refuse(bytes: number, head: string, tail: string, why: string, code: number): void {
+    const id = salvageRequestId(head, tail);
+    if (id === undefined) {
+      this.warn(`skipped a ${bytes}-byte message on stdin that ${why}; it names no request id to answer`);
+      return;
+    }
+    this.warn(`answered request ${JSON.stringify(id)} with an error: its ${bytes}-byte message ${why}`);
+    void this.send({ jsonrpc: "2.0", id, error: { code, message: `this ${bytes}-byte request ${why}` } });
+  }
+}

@@ -1,0 +1,94 @@
+// The stdio transport over in-memory streams: unusable lines are answered (a request with a
+// readable id) or named on stderr, and the transport keeps delivering the messages after them.
+import { PassThrough } from "node:stream";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { salvageRequestId, StdioTransport } from "../../src/mcp/stdio-transport.js";
+
+describe("salvageRequestId", () => {
+  it("reads the id of a request from either end: SDK clients put it last, others first", () => {
+    expect(salvageRequestId('{"method":"tools/call","params":{"arguments":{"text":"xxx', 'xxx"}},"jsonrpc":"2.0","id":42}')).toBe(42);
+    expect(salvageRequestId('{"jsonrpc":"2.0","id":"req-7","method":"tools/call","params":{"x":"', 'yyy"}}')).toBe("req-7");
+    expect(salvageRequestId('{ "jsonrpc" : "2.0" , "method" : "a" , "id" : 3 , "params" : [', '] }')).toBe(3);
+  });
+
+  it("never takes an id from inside params, a response or a notification", () => {
+    expect(salvageRequestId('{"method":"x","params":{"id":5,"t":"', 'zz"}}')).toBeUndefined();
+    expect(salvageRequestId('{"jsonrpc":"2.0","id":9,"result":{"content":"', '"}}')).toBeUndefined();
+    expect(salvageRequestId('{"jsonrpc":"2.0","method":"notifications/x","params":{"t":"', '"}}')).toBeUndefined();
+    expect(salvageRequestId('{"method":"x","params":{"s":"a\\",\\"id\\":4', '\\"id\\":4"}}')).toBeUndefined();
+    expect(salvageRequestId("not json at all", "really not")).toBeUndefined();
+    expect(salvageRequestId('{"method":"x","id":1.5,"p":"', '"}')).toBeUndefined();
+  });
+});
+
+interface Rig {
+  transport: StdioTransport;
+  stdin: PassThrough;
+  messages: JSONRPCMessage[];
+  sent: unknown[];
+  warnings: string[];
+  closed: Promise<void>;
+}
+
+async function rig(maxLineBytes = 1024): Promise<Rig> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const sent: unknown[] = [];
+  let out = "";
+  stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+    const lines = out.split("\n");
+    out = lines.pop() ?? "";
+    for (const line of lines) sent.push(JSON.parse(line));
+  });
+  const warnings: string[] = [];
+  const transport = new StdioTransport(stdin, stdout, { maxLineBytes, warn: (line) => void warnings.push(line) });
+  const messages: JSONRPCMessage[] = [];
+  transport.onmessage = (message) => void messages.push(message);
+  const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
+  await transport.start();
+  return { transport, stdin, messages, sent, warnings, closed };
+}
+
+const request = (id: number, text = "") => JSON.stringify({ method: "tools/call", params: { name: "x", arguments: { text } }, jsonrpc: "2.0", id });
+
+describe("StdioTransport", () => {
+  it("answers an oversized request with a JSON-RPC error for its id, then serves the next", async () => {
+    const r = await rig();
+    r.stdin.write(`${request(1, "a".repeat(5000))}\n${request(2)}\n`);
+    r.stdin.end();
+    await r.closed;
+    expect(r.messages).toEqual([JSON.parse(request(2))]);
+    expect(r.sent).toEqual([
+      { jsonrpc: "2.0", id: 1, error: { code: -32600, message: expect.stringMatching(/^this 50\d\d-byte request is over this server's limit of 1024 bytes per message/) } },
+    ]);
+    expect(r.warnings).toEqual([expect.stringMatching(/^answered request 1 with an error/)]);
+  });
+
+  it("names an oversized notification on stderr without answering it", async () => {
+    const r = await rig();
+    r.stdin.end(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/x", params: { t: "b".repeat(5000) } })}\n${request(3)}\n`);
+    await r.closed;
+    expect(r.sent).toEqual([]);
+    expect(r.messages).toEqual([JSON.parse(request(3))]);
+    expect(r.warnings).toEqual([expect.stringMatching(/^skipped a 50\d\d-byte message on stdin that is over .* it names no request id to answer$/)]);
+  });
+
+  it("answers a request that is not JSON with a parse error when its id is readable", async () => {
+    const r = await rig();
+    r.stdin.end(`{"method":"tools/call","params":{oops},"jsonrpc":"2.0","id":8}\nnot json\n${request(4)}\n`);
+    await r.closed;
+    expect(r.sent).toEqual([{ jsonrpc: "2.0", id: 8, error: { code: -32700, message: expect.stringContaining("is not JSON") } }]);
+    expect(r.warnings[1]).toMatch(/^skipped a 8-byte message on stdin that is not JSON/);
+    expect(r.messages).toEqual([JSON.parse(request(4))]);
+  });
+
+  it("closes when stdin ends, saying so if a message was cut off", async () => {
+    const r = await rig();
+    r.stdin.end('{"method":"x"');
+    await r.closed;
+    expect(r.warnings).toEqual(["stdin ended inside a message (13 bytes without a newline): ignored"]);
+    await r.transport.close(); // a second close is harmless and does not call onclose again
+  });
+});
