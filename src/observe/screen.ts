@@ -62,6 +62,17 @@ export class Screen implements Feedable {
     // xterm has no public trim event: count trims through a marker, re-placed before it can be
     // trimmed itself (each scroll trims at most one line). Fires synchronously while parsing.
     this.term.onScroll(() => this.followTrim());
+    // Clearing the scrollback (`clear` sends CSI 3J; `reset` and `printf '\033c'` send RIS) drops
+    // history lines without a trim and moves xterm's line positions back: count them as trimmed, so
+    // line numbers never go backwards and the visible rows keep theirs. Handlers run before xterm's.
+    this.term.parser.registerCsiHandler({ final: "J" }, (params) => {
+      if (params[0] === 3 && !this.alternate) this.historyCleared();
+      return false;
+    });
+    this.term.parser.registerEscHandler({ final: "c" }, () => {
+      this.historyCleared();
+      return false;
+    });
     this.placeMarker();
   }
 
@@ -252,6 +263,14 @@ export class Screen implements Feedable {
     this.term.dispose();
   }
 
+  /** The normal buffer's history is about to be dropped (CSI 3J, RIS). */
+  private historyCleared(): void {
+    this.followTrim();
+    this.trimmed += this.buffers.normal.baseY;
+    this.marker?.dispose();
+    this.marker = undefined;
+  }
+
   private placeMarker(): void {
     if (this.alternate) return; // markers are not available in the alternate buffer (xterm 6.0)
     this.marker?.dispose();
@@ -263,7 +282,12 @@ export class Screen implements Feedable {
 
   private followTrim(): void {
     const marker = this.marker;
-    if (!marker || marker.isDisposed) return;
+    if (!marker || marker.isDisposed) {
+      // Dropped with the history (historyCleared) or with its line: anchor a new one. Its line is
+      // counted from the current trim count, which already includes what was dropped.
+      if (!this.alternate) this.placeMarker();
+      return;
+    }
     this.trimmed = this.markerAbs - marker.line;
     if (marker.line < this.rows && !this.alternate) this.placeMarker();
   }

@@ -247,6 +247,23 @@ describe("PaneObserver", () => {
     expect(stale).toBe(1);
   });
 
+  it("after clear every row a reader saw that is now blank is reported blank, at the same line numbers", async () => {
+    const pane = observer();
+    for (let i = 0; i < 20; i++) pane.ingest(bytes(`out ${i}\r\n`));
+    pane.ingest(bytes("$ clear"));
+    const seen = await pane.read();
+    const top = seen.screen.top;
+    // Enter scrolls the full screen by one line, then clear empties screen and scrollback.
+    pane.ingest(bytes("\r\n\x1b[H\x1b[2J\x1b[3J$ "));
+    const delta = await pane.read(seen.cursor);
+    expect(delta.screen.top).toBe(top + 1);
+    expect(delta.rows).toEqual([
+      { line: top + 1, text: "$" },
+      // Line top + 6 came with the scroll, blank: never shown, so nothing to report.
+      ...[2, 3, 4, 5].map((y) => ({ line: top + y, text: "" })),
+    ]);
+  });
+
   it("rows follow a resize: the whole screen is reported at the new size", async () => {
     const pane = observer();
     pane.ingest(bytes("abc"));

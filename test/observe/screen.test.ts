@@ -74,6 +74,39 @@ describe("Screen", () => {
     expect(screen.visibleRows()).toEqual(["line 2", "line 3", "line 4"]);
   });
 
+  it("clearing the scrollback (clear's CSI 3J, reset's ESC c) never moves line numbers back", async () => {
+    const screen = new Screen({ cols: 20, rows: 4, scrollback: 100 });
+    await written(screen, lines(10));
+    expect(screen.top).toBe(6);
+    await written(screen, "\x1b[H\x1b[2J\x1b[3J");
+    expect(screen.top).toBe(6);
+    expect(screen.firstLine).toBe(6);
+    expect(screen.visibleRows()).toEqual(["", "", "", ""]);
+    await written(screen, `after\r\n${lines(6)}`);
+    expect(screen.top).toBe(9);
+    expect(screen.lineText(6)).toBe("after");
+    await written(screen, "\x1bc");
+    expect(screen.top).toBe(9);
+    expect(screen.firstLine).toBe(9);
+    expect(screen.visibleRows()).toEqual(["", "", "", ""]);
+    // Numbering goes on from there, and trimming is still counted.
+    await written(screen, lines(150));
+    expect(screen.top).toBe(9 + 146);
+    expect(screen.visibleRows()).toEqual(["line 146", "line 147", "line 148", "line 149"]);
+    expect(screen.lineText(screen.top - 1)).toBe("line 145");
+  });
+
+  it("CSI 3J on the alternate screen leaves the normal screen's numbering alone", async () => {
+    const screen = new Screen({ cols: 20, rows: 4, scrollback: 100 });
+    await written(screen, lines(10));
+    await written(screen, "\x1b[?1049h\x1b[3J\x1b[Hfull screen");
+    expect(screen.top).toBe(6);
+    await written(screen, "\x1b[?1049l");
+    expect(screen.top).toBe(6);
+    expect(screen.visibleRows()).toEqual(["line 6", "line 7", "line 8", "line 9"]);
+    expect(screen.lineText(0)).toBe("line 0");
+  });
+
   it("continues numbering after its predecessor when given a line base", async () => {
     const screen = new Screen({ cols: 20, rows: 3, lineBase: 100 });
     await written(screen, lines(4));
