@@ -85,8 +85,9 @@ try {
   const packed = JSON.parse(run(["npm", "pack", "--json", "--pack-destination", work], { cwd: ROOT }).stdout)[0];
   const files = packed.files.map((file) => file.path).sort();
   checkFiles(files);
-  process.stdout.write(`${files.join("\n")}\n`);
-  step(`${packed.filename}: ${files.length} files, ${(packed.size / 1024).toFixed(1)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(1)} KiB unpacked`);
+  const built = files.filter((path) => path.startsWith("dist/"));
+  const top = files.filter((path) => !path.startsWith("dist/"));
+  step(`${packed.filename}: ${top.join(", ")} and ${built.length} files under dist/ (.js, .d.ts); ${(packed.size / 1024).toFixed(1)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(1)} KiB unpacked`);
 
   mkdirSync(project);
   writeFileSync(join(project, "package.json"), `${JSON.stringify({ name: "pack-check", private: true, type: "module" }, null, 2)}\n`);
