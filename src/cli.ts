@@ -1,38 +1,35 @@
 #!/usr/bin/env node
-// The `panescope` command: picks a face (MCP server, demo, golden) and maps its result to an exit
-// code. The only place that sees process.argv and process.exit.
-import { messageOf } from "./errors.js";
-
-const USAGE = `usage:
-  panescope [mcp] [--socket NAME | --socket-path PATH] [--tmux PATH] [--read-only] [--max-wait-ms N]
-                                  stdio MCP server (the default)
-  panescope demo                  watch a progress bar and a full-screen program on a private tmux server
-  panescope golden [--update] [--check-tmux] [--list-stale] [PATH...]
-                                  run *.tape scenarios and compare their screens with golden files
-  panescope --help | --version`;
+// The `panescope` command: parses argv into a command (src/options.ts), runs that face (MCP server,
+// demo, golden) and maps its result to an exit code. The only place that sees process.argv and exit.
+import { isPanescopeError, messageOf } from "./errors.js";
+import { parseCommand, type Command } from "./options.js";
 
 async function main(argv: string[]): Promise<number> {
-  const [first, ...rest] = argv;
-  switch (first) {
-    case "--help":
-    case "-h":
+  let command: Command;
+  try {
+    command = parseCommand(argv, process.env, process.stdin.isTTY === true);
+  } catch (error) {
+    if (!isPanescopeError(error, "bad-input")) throw error;
+    process.stderr.write(`panescope: ${error.message}\n`);
+    return 2;
+  }
+  switch (command.kind) {
     case "help":
-      process.stdout.write(`${USAGE}\n`);
+      process.stdout.write(`${command.text}\n`);
       return 0;
-    case "--version":
-    case "-V": {
+    case "version": {
       const { version } = await import("./version.js");
       process.stdout.write(`${version}\n`);
       return 0;
     }
-    case "demo":
-      return (await import("./demo/main.js")).main(rest);
-    case "golden":
-      return (await import("./golden/main.js")).main(rest);
     case "mcp":
-      return (await import("./mcp/main.js")).main(rest);
-    default:
-      return (await import("./mcp/main.js")).main(argv);
+      // A person typed `panescope` in a terminal: say what it is, then serve anyway.
+      if (command.hint !== undefined) process.stderr.write(`${command.hint}\n`);
+      return (await import("./mcp/main.js")).main(command.options);
+    case "demo":
+      return (await import("./demo/main.js")).main(command.options);
+    case "golden":
+      return (await import("./golden/main.js")).main(command.options);
   }
 }
 

@@ -1,4 +1,4 @@
-// The package's library entry point exposes the pieces the README's library example uses.
+// The package's library entry point exposes the pieces docs/library.md's example uses.
 import { describe, expect, it } from "vitest";
 import * as panescope from "../src/index.js";
 

@@ -5,20 +5,23 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { DemoOptions } from "../options.js";
 import { TmuxServer } from "../tmux/server.js";
 import { Hub } from "../watch/hub.js";
-import { renderDelta } from "./render.js";
+import { renderDelta, wrap } from "./render.js";
 
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 
-export async function main(_args: string[]): Promise<number> {
+export async function main(options: DemoOptions = {}): Promise<number> {
   const name = `panescope-demo-${process.pid}-${randomBytes(3).toString("hex")}`;
-  const server = new TmuxServer({ socketName: name });
+  const server = new TmuxServer({ socketName: name, ...(options.tmux === undefined ? {} : { tmux: options.tmux }) });
+  const columns = process.stdout.columns ?? 100;
   // A reader that goes away (`panescope demo | head`) must not skip the cleanup below.
   let stdoutOpen = true;
   const onStdoutError = (): void => void (stdoutOpen = false);
   process.stdout.on("error", onStdoutError);
   const out = (text = ""): void => void (stdoutOpen && process.stdout.write(`${text}\n`));
+  const say = (text: string): void => out(wrap(text, columns, "").join("\n"));
   const hub = new Hub({ server, warn: (message) => process.stderr.write(`${message}\n`) });
   let socket: string | undefined;
   const cleanup = async (): Promise<void> => {
@@ -31,8 +34,8 @@ export async function main(_args: string[]): Promise<number> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    out(`panescope demo: a private tmux server (-L ${name}) with two panes.`);
-    out("Each answer shows the rendered rows that changed (left) beside the raw output stream (right).");
+    say(`panescope demo: a private tmux server (-L ${name}) with two panes.`);
+    say("Each answer shows the rendered rows that changed and the raw output stream since the last read.");
     out();
     const [progressPane] = await server.run([
       "-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "demo", "-x", "100", "-y", "12",
@@ -60,7 +63,7 @@ export async function main(_args: string[]): Promise<number> {
       const cursor = cursors.get(pane);
       const delta = await hub.capture({ paneId: pane, ...(cursor ? { cursor } : {}), waitMs });
       cursors.set(pane, delta.cursor);
-      out(renderDelta(title, delta, 8, process.stdout.columns ?? 100));
+      out(renderDelta(title, delta, 8, columns));
       out();
     };
 
@@ -75,7 +78,7 @@ export async function main(_args: string[]): Promise<number> {
     await sleep(1000);
     await show(dashboardPane, "dashboard, 1 s later: only the rows that changed");
     await show(dashboardPane, "dashboard, waiting up to 2 s for the next repaint", 2000);
-    out("An agent gets the same answers from the MCP tool capture_since (see README: MCP setup).");
+    say('An agent gets the same answers from the MCP tool capture_since (README: "Connect a client").');
     return 0;
   } finally {
     process.off("SIGINT", onSignal);

@@ -2,9 +2,10 @@
 const total = 40;
 let step = 0;
 
+// A 10-cell bar keeps a row under 30 columns: the percentage shows even in a 40-column terminal.
 function frame(): void {
-  const filled = Math.round((step / total) * 20);
-  const bar = "#".repeat(filled).padEnd(20, ".");
+  const filled = Math.round((step / total) * 10);
+  const bar = "#".repeat(filled).padEnd(10, ".");
   const percent = String(Math.round((step / total) * 100)).padStart(3);
   process.stdout.write(`\r\x1b[36mdownloading\x1b[0m [\x1b[32m${bar}\x1b[0m] ${percent}%`);
   if (step++ < total) setTimeout(frame, 60);

@@ -1,13 +1,42 @@
-// Pure formatting for the demo: one capture_since answer as rendered rows beside raw output.
+// Pure formatting for the demo: one capture_since answer as rendered rows and raw output, side by
+// side when both fit the terminal, stacked (rows above raw) when it is narrower.
 import type { Delta } from "../observe/delta.js";
 
-/** Widest a column gets; on a narrower terminal both columns shrink to fit. */
+/** Widest a side-by-side column gets. */
 const COLUMN = 46;
+const INDENT = "   ";
+const GUTTER = " ┊ ";
 
-/** Cuts or pads to a display column count (the demo's text is ASCII plus a few one-cell symbols). */
-function fit(text: string, width: number): string {
+/** Display width: the demo's text is ASCII plus a few one-cell symbols (│ ┊ ⏎ … ■ ·). */
+function width(text: string): number {
+  return [...text].length;
+}
+
+/** Cuts or pads to a display column count; a cut ends in "…". */
+function fit(text: string, columns: number): string {
   const chars = [...text];
-  return chars.length > width ? `${chars.slice(0, width - 1).join("")}…` : text + " ".repeat(width - chars.length);
+  return chars.length > columns ? `${chars.slice(0, Math.max(0, columns - 1)).join("")}…` : text + " ".repeat(columns - chars.length);
+}
+
+/** Cuts only: a stacked line needs no padding. */
+function cut(text: string, columns: number): string {
+  return width(text) > columns ? fit(text, columns) : text;
+}
+
+/** Words wrapped to `columns`, continuation lines indented; a word longer than a line is cut. */
+export function wrap(text: string, columns: number, indent = INDENT): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    const next = line === "" ? word : `${line} ${word}`;
+    if (width(next) <= columns || line === "") line = next;
+    else {
+      lines.push(line);
+      line = `${indent}${word}`;
+    }
+  }
+  lines.push(line);
+  return lines.map((l) => cut(l, columns));
 }
 
 /** Raw output as display lines: `\r` frames made visible, so overwritten frames can be counted. */
@@ -23,10 +52,13 @@ export function byteSize(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }
 
+/** At most `height` lines, the last one saying how many more there were. */
+function clip(lines: string[], height: number, what: string): string[] {
+  return lines.length <= height ? lines : [...lines.slice(0, height - 1), `… ${lines.length - height + 1} more ${what}`];
+}
+
 export function renderDelta(title: string, delta: Delta, maxLines = 8, terminalCols = 100): string {
-  // "   " + left + " ┊ " + right must fit the terminal.
-  const width = Math.max(16, Math.min(COLUMN, Math.floor((terminalCols - 7) / 2)));
-  const rows = delta.rows.map((row) => `${String(row.line - delta.screen.top).padStart(3)} │ ${row.text}`);
+  const rows = delta.rows.map((row) => `${String(row.line - delta.screen.top).padStart(2)} │ ${row.text}`);
   const raw = rawLines(delta.raw);
   const rowsBytes = delta.rows.reduce((sum, row) => sum + byteSize(row.text), 0);
   const flags = [
@@ -35,16 +67,28 @@ export function renderDelta(title: string, delta: Delta, maxLines = 8, terminalC
     delta.missed ? `missed (${delta.reason ?? "?"})` : "",
     delta.closed ? "closed" : "",
   ].filter(Boolean);
-  const out = [
-    `── capture_since ${delta.paneId} · ${title}${flags.length ? ` · ${flags.join(" · ")}` : ""}`,
-    `   ${fit(`rows: ${delta.rows.length} changed, ${rowsBytes} B`, width)}   raw: ${delta.rawBytes} B printed, ${byteSize(delta.raw)} B of text`,
-  ];
+  const out = wrap(`── capture_since ${delta.paneId} · ${title}${flags.length ? ` · ${flags.join(" · ")}` : ""}`, terminalCols);
+  const rowsHead = `rows: ${delta.rows.length} changed, ${rowsBytes} B`;
+  const rawHead = `raw: ${delta.rawBytes} B printed, ${byteSize(delta.raw)} B text`;
   const height = Math.min(maxLines, Math.max(rows.length, raw.length));
-  for (let i = 0; i < height; i++) {
-    const left = rows[i] ?? "";
-    const right = raw.length > height && i === height - 1 ? `… ${raw.length - i} more lines` : (raw[i] ?? "");
-    out.push(`   ${fit(left, width)} ┊ ${fit(right, width)}`);
+  const left = clip(rows, height, "rows");
+  const right = clip(raw, height, "lines");
+
+  // Side by side only when neither column has to cut a line: a cut hides the end of a row, which
+  // is where a progress bar shows its point (the percentage).
+  const column = Math.min(COLUMN, Math.floor((terminalCols - INDENT.length - GUTTER.length) / 2));
+  const sideBySide = [rowsHead, ...left].every((l) => width(l) <= column) && [rawHead, ...right].every((l) => width(l) <= column);
+  if (sideBySide) {
+    out.push(`${INDENT}${fit(rowsHead, column)}${GUTTER}${rawHead}`);
+    for (let i = 0; i < height; i++) out.push(`${INDENT}${fit(left[i] ?? "", column)}${GUTTER}${right[i] ?? ""}`.trimEnd());
+    return out.join("\n");
   }
-  if (rows.length > height) out.push(`   … ${rows.length - height} more rows`);
+  // Stacked: each part gets the whole width, headings at two spaces and their lines at four.
+  for (const [head, lines] of [
+    [rowsHead, clip(rows, maxLines, "rows")],
+    [rawHead, clip(raw, maxLines, "lines")],
+  ] as const) {
+    out.push(`  ${cut(head, terminalCols - 2)}`, ...lines.map((line) => `    ${cut(line, terminalCols - 4)}`.trimEnd()));
+  }
   return out.join("\n");
 }

@@ -1,5 +1,6 @@
 // Compare two golden texts and explain a difference as a unified diff (Myers line diff, 3 lines of
-// context) whose lines are safe to print: control characters and trailing blanks are shown. Pure.
+// context) whose lines are safe to print: control characters and trailing blanks are shown, and a
+// run of identical blank screen rows is folded into one line that counts them. Pure.
 
 import { visibleText } from "./cells.js";
 
@@ -15,6 +16,9 @@ export interface CompareLabels {
 }
 
 const CONTEXT = 3;
+/** A run of at least this many identical blank frame rows (same side of the diff) is folded. */
+const FOLD = 3;
+const BLANK_ROW = /^│ *│$/;
 const NO_EOL = "\\ No newline at end of file";
 
 type Op = { kind: " " | "-" | "+"; text: string; a: number; b: number };
@@ -130,8 +134,18 @@ export function compareGolden(expected: string, actual: string, labels: CompareL
     const aStart = hunk.find((op) => op.kind !== "+")?.a ?? hunk[0]?.a ?? 0;
     const bStart = hunk.find((op) => op.kind !== "-")?.b ?? hunk[0]?.b ?? 0;
     out.push(`@@ -${range(aStart, aLen)} +${range(bStart, bLen)} @@`);
-    for (const op of hunk) {
-      out.push(`${op.kind}${show(op.text)}`);
+    for (let i = 0; i < hunk.length; i++) {
+      const first = hunk[i];
+      if (first === undefined) continue;
+      out.push(`${first.kind}${show(first.text)}`);
+      let run = 1;
+      while (BLANK_ROW.test(first.text) && hunk[i + run]?.kind === first.kind && hunk[i + run]?.text === first.text) run++;
+      if (run >= FOLD) {
+        // The hunk header keeps the real line counts; only the printing is folded.
+        out.push(`${first.kind}┆ ${run - 1} more blank rows`);
+        i += run - 1;
+      }
+      const op = hunk[i] ?? first;
       const side = op.kind === "+" ? b : a;
       const index = op.kind === "+" ? op.b : op.a;
       // A context line can only be last in both files or in neither: its key carries the mark.

@@ -3,6 +3,7 @@
 
 import { PanescopeError } from "../errors.js";
 import { formatGolden, type Mask } from "./format.js";
+import { runnerWantsUpdate } from "./runner.js";
 import type { PaneSession } from "./session.js";
 import { decide, goldenPath, isCI, isUpdate, readGolden, writeGolden, type Decision } from "./store.js";
 
@@ -18,7 +19,7 @@ export interface ExpectGoldenOptions {
   settleMs?: number;
   /** Limit for reaching that quiet period (default 5 s). */
   timeoutMs?: number;
-  /** Rewrite a differing golden (default: PANESCOPE_UPDATE=1). */
+  /** Rewrite a differing golden (default: under `vitest -u`, or with PANESCOPE_UPDATE=1). */
   update?: boolean;
   /** Never write; a missing golden fails (default: CI=true). */
   ci?: boolean;
@@ -36,7 +37,7 @@ export async function expectGolden(session: PaneSession, name: string, options: 
   const decision = decide({
     expected: await readGolden(path),
     actual,
-    update: options.update ?? isUpdate(false),
+    update: options.update ?? (runnerWantsUpdate() || isUpdate(false)),
     ci: options.ci ?? isCI(),
     path,
   });

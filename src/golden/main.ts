@@ -1,19 +1,14 @@
-// `panescope golden [--update] [--check-tmux] [--list-stale] [PATH...]`: finds *.tape files, runs
-// each in its own tmux server, prints a line per scenario and `N passed, N failed` (scenarios).
+// `panescope golden [--update] [--check-tmux] [--list-stale] [--tmux PATH] [PATH...]`: finds *.tape
+// files, runs each in its own tmux server, prints a line per scenario and `N passed, N failed`
+// (scenarios). A tape with errors is reported (every error, file:line) and the others still run.
 
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, relative } from "node:path";
 import { isPanescopeError, messageOf } from "../errors.js";
+import type { GoldenOptions } from "../options.js";
 import { runTape, type TapeResult } from "./run.js";
-import { goldenPath, isCI, isUpdate, listStale } from "./store.js";
+import { goldenPath, isCI, listStale } from "./store.js";
 import { parseTape, type Tape } from "./tape.js";
-
-export const GOLDEN_USAGE = `usage: panescope golden [--update] [--check-tmux] [--list-stale] [PATH...]
-  PATH          *.tape files or folders searched for them (default: golden/)
-  --update      rewrite goldens that differ (also PANESCOPE_UPDATE=1); never under CI=true
-  --check-tmux  also compare each snapshot with tmux's own rendering (capture-pane -p)
-  --list-stale  list golden files that no snapshot of these tapes writes, and run nothing
-goldens live beside the tape: <folder>/<tape name>/<snapshot>.golden`;
 
 export interface GoldenIo {
   out: (line: string) => void;
@@ -28,28 +23,6 @@ const defaultIo: GoldenIo = {
 };
 
 class UsageError extends Error {}
-
-interface Args {
-  update: boolean;
-  checkTmux: boolean;
-  listStale: boolean;
-  paths: string[];
-}
-
-function parseArgs(argv: string[]): Args {
-  const args: Args = { update: false, checkTmux: false, listStale: false, paths: [] };
-  let options = true;
-  for (const arg of argv) {
-    if (options && arg === "--") options = false;
-    else if (options && arg === "--update") args.update = true;
-    else if (options && arg === "--check-tmux") args.checkTmux = true;
-    else if (options && arg === "--list-stale") args.listStale = true;
-    else if (options && arg.startsWith("-")) throw new UsageError(`unknown option ${arg}`);
-    else args.paths.push(arg);
-  }
-  if (args.paths.length === 0) args.paths.push("golden");
-  return args;
-}
 
 async function walk(dir: string, out: string[]): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -123,44 +96,60 @@ function indent(text: string): string {
     .join("\n");
 }
 
-/** The `golden` face of the CLI: 0 all passed, 1 some failed, 2 usage or tape syntax errors. */
-export async function main(argv: string[], io: GoldenIo = defaultIo): Promise<number> {
-  let args: Args;
-  let tapes: Tape[];
-  if (argv.includes("--help") || argv.includes("-h")) {
-    io.out(GOLDEN_USAGE);
-    return 0;
+/** A tape that could not be parsed: its path and every error, each `file:line: what`. */
+interface BrokenTape {
+  path: string;
+  message: string;
+}
+
+async function loadTapes(files: string[]): Promise<{ tapes: Tape[]; broken: BrokenTape[] }> {
+  const tapes: Tape[] = [];
+  const broken: BrokenTape[] = [];
+  for (const file of files) {
+    const path = shown(file);
+    try {
+      tapes.push(parseTape(await readFile(file, "utf8"), path));
+    } catch (error) {
+      if (!isPanescopeError(error, "golden")) throw error;
+      broken.push({ path, message: error.message });
+    }
   }
+  return { tapes, broken };
+}
+
+/** The `golden` face of the CLI: 0 all passed, 1 some failed, 2 usage or tape errors (the rest still ran). */
+export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Promise<number> {
+  let loaded: { tapes: Tape[]; broken: BrokenTape[] };
   try {
-    args = parseArgs(argv);
-    const files = await findTapes(args.paths);
-    tapes = await Promise.all(files.map(async (file) => parseTape(await readFile(file, "utf8"), shown(file))));
+    loaded = await loadTapes(await findTapes(options.paths));
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`panescope golden: ${error.message}\n${GOLDEN_USAGE}`);
-      return 2;
-    }
-    if (isPanescopeError(error, "golden")) {
-      io.err(`panescope golden: ${error.message}`);
+      io.err(`panescope golden: ${error.message} (see panescope golden --help)`);
       return 2;
     }
     throw error;
   }
-  if (args.listStale) {
+  const { tapes, broken } = loaded;
+  for (const tape of broken) io.out(`FAIL ${tape.path} (tape errors)\n${indent(tape.message)}`);
+  if (options.listStale) {
+    // A broken tape's snapshots are unknown: its goldens would all look stale.
+    if (broken.length > 0) {
+      io.err("panescope golden: fix the tape errors above first: --list-stale needs every tape's snapshots");
+      return 2;
+    }
     const stale = await staleGoldens(tapes);
     for (const path of stale) io.out(path);
     io.out(`${stale.length} stale golden file${stale.length === 1 ? "" : "s"}`);
     return 0;
   }
   const ci = isCI(io.env);
-  const update = isUpdate(args.update, io.env);
-  if (update && ci) io.err("panescope golden: CI=true: --update is ignored, CI never writes goldens");
+  if (options.update && ci) io.err("panescope golden: CI=true: --update is ignored, CI never writes goldens");
   let passed = 0;
-  let failed = 0;
+  let failed = broken.length;
   for (const tape of tapes) {
     let result: TapeResult;
     try {
-      result = await runTape(tape, { update, ci, checkTmux: args.checkTmux });
+      result = await runTape(tape, { update: options.update, ci, checkTmux: options.checkTmux, ...(options.tmux === undefined ? {} : { tmux: options.tmux }) });
     } catch (error) {
       result = { path: tape.path, snapshots: [], error: `${tape.path}: ${messageOf(error)}`, passed: false, ms: 0 };
     }
@@ -169,5 +158,6 @@ export async function main(argv: string[], io: GoldenIo = defaultIo): Promise<nu
     else failed++;
   }
   io.out(`${passed} passed, ${failed} failed`);
+  if (broken.length > 0) return 2;
   return failed === 0 ? 0 : 1;
 }

@@ -13,8 +13,24 @@ export function describeMatch(match: TextMatch): string {
   return match.kind === "text" ? JSON.stringify(match.text) : `/${match.regex.source}/${match.regex.flags}`;
 }
 
-/** A screen for an error message, framed so blank rows and trailing spaces show. */
+/**
+ * A screen for an error message, framed so trailing spaces show. A run of two or more blank rows
+ * is folded into one line naming the rows (an 80x24 screen with one line of text is 3 lines, not 26).
+ */
 export function frameScreen(lines: string[]): string {
   const width = Math.max(0, ...lines.map((line) => line.length));
-  return [`┌${"─".repeat(width)}┐`, ...lines.map((line) => `│${line.padEnd(width)}│`), `└${"─".repeat(width)}┘`].join("\n");
+  const out = [`┌${"─".repeat(width)}┐`];
+  for (let y = 0; y < lines.length; ) {
+    let end = y;
+    while (end < lines.length && (lines[end] ?? "").trim() === "") end++;
+    if (end - y >= 2) {
+      out.push(`┆ rows ${y}–${end - 1} blank`);
+      y = end;
+    } else {
+      out.push(`│${(lines[y] ?? "").padEnd(width)}│`);
+      y++;
+    }
+  }
+  out.push(`└${"─".repeat(width)}┘`);
+  return out.join("\n");
 }

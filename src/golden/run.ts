@@ -21,6 +21,8 @@ export interface RunTapeOptions {
   tmux?: string;
   /** Working directory of the program (default: the tape's folder). */
   cwd?: string;
+  /** Starts the program's session (default: startPaneSession); a test can hold it until a chosen moment. */
+  start?: typeof startPaneSession;
 }
 
 export interface SnapshotResult {
@@ -111,8 +113,10 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
   };
 
   const play = async (step: Step, live: PaneSession): Promise<void> => {
-    // Every step but snapshot needs the program; a snapshot of its final screen is fine.
-    if (live.dead && step.kind !== "snapshot" && step.kind !== "expect-exit") throw await live.deathError("before this step");
+    // Every step but snapshot needs the program; a snapshot of its final screen is fine. A wait
+    // checks the final screen itself: `run printf done` then `wait "done"` must not depend on
+    // whether the program was seen to exit before the wait began.
+    if (live.dead && step.kind !== "snapshot" && step.kind !== "expect-exit" && step.kind !== "wait") throw await live.deathError("before this step");
     switch (step.kind) {
       case "type":
         await live.typeText(step.text);
@@ -146,7 +150,7 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
 
   let error: string | undefined;
   try {
-    session = await startPaneSession({
+    session = await (options.start ?? startPaneSession)({
       size: tape.size,
       env: tape.env,
       command: tape.run.command,

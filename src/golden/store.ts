@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { PanescopeError } from "../errors.js";
+import { envBoolean } from "../options.js";
 import { compareGolden } from "./compare.js";
 
 export const GOLDEN_EXT = ".golden";
@@ -83,7 +84,7 @@ export function decide(input: DecideInput): Decision {
   if (input.update && !input.ci) return { kind: "written", reason: "updated" };
   const hint = input.ci
     ? "CI never writes goldens: update locally (--update or PANESCOPE_UPDATE=1), review and commit"
-    : "if the new screen is right, re-run with --update (or PANESCOPE_UPDATE=1) and review the change";
+    : "if the new screen is right, re-run with --update (or vitest -u, or PANESCOPE_UPDATE=1) and review the change";
   return { kind: "fail", diff, message: `${label} does not match the screen; ${hint}\n${diff}` };
 }
 
@@ -94,9 +95,12 @@ export function isCI(env: NodeJS.ProcessEnv = process.env): boolean {
   return TRUE.test(env.CI ?? "");
 }
 
-/** Update requested by the `--update` flag (the caller's argv parsing) or `PANESCOPE_UPDATE=1`. */
+/**
+ * Update requested by the `--update` flag (the caller's argv parsing) or PANESCOPE_UPDATE
+ * (1/true/yes/on or 0/false/no/off; anything else is a bad-input error, not a silent "no").
+ */
 export function isUpdate(flag: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
-  return flag || TRUE.test(env.PANESCOPE_UPDATE ?? "");
+  return flag || envBoolean(env, "PANESCOPE_UPDATE");
 }
 
 async function walk(dir: string, out: string[]): Promise<void> {

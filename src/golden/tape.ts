@@ -5,6 +5,7 @@ import { PanescopeError } from "../errors.js";
 import type { Mask } from "./format.js";
 import { validateKeyName } from "../tmux/keys.js";
 import { Fail, parseDuration, parseSize, Scanner, type Size } from "./literals.js";
+import { didYouMean } from "./vhs.js";
 
 export type { Size } from "./literals.js";
 
@@ -61,6 +62,8 @@ const FORMS: Record<string, string> = {
   expect: "expect exit 0",
 };
 const SETTINGS = new Set(["size", "env", "settle", "timeout", "colors", "mask"]);
+/** Errors reported per tape; past this, a count (a binary file is not worth a thousand lines). */
+const MAX_ERRORS = 20;
 function optionalTimeout(s: Scanner, fallback: number): number {
   if (s.atEnd()) return fallback;
   const word = s.word("timeout");
@@ -108,7 +111,10 @@ function parseRun(rest: string): RunCommand {
   return { kind: "shell", command: rest };
 }
 
-/** Parse tape text. Errors are PanescopeError("golden") with `path:line: what; expected: form`. */
+/**
+ * Parse tape text. Every bad line is reported, not only the first: one PanescopeError("golden")
+ * whose message has a line per error, `path:line: what; expected: form`.
+ */
 export function parseTape(text: string, path: string): Tape {
   const tape: Omit<Tape, "run"> & { run?: Tape["run"] } = {
     path,
@@ -121,6 +127,9 @@ export function parseTape(text: string, path: string): Tape {
     steps: [],
   };
   const seen = new Map<string, number>(); // once-only settings and snapshot names → line
+  const errors: string[] = [];
+  // The line of `run`, even a malformed one: later steps then get their own errors, not "put run before it".
+  let runLine: number | undefined;
   let exited = false;
   const lines = text.replace(/^\uFEFF/, "").split("\n");
   lines.forEach((raw, index) => {
@@ -130,16 +139,21 @@ export function parseTape(text: string, path: string): Tape {
     const keyword = /^\S+/.exec(statement)?.[0] ?? "";
     const s = new Scanner(statement, keyword.length);
     const where = `${path}:${line}`;
-    const form = FORMS[keyword];
+    // Own keys only: "toString" or "constructor" must not read as statements through the prototype.
+    const form = Object.hasOwn(FORMS, keyword) ? FORMS[keyword] : undefined;
     try {
-      if (form === undefined) throw new Fail(`unknown statement "${keyword.slice(0, 30)}" (known: ${Object.keys(FORMS).join(", ")})`);
+      if (form === undefined) {
+        const hint = didYouMean(keyword, statement.slice(keyword.length), Object.keys(FORMS));
+        const name = `unknown statement "${keyword.slice(0, 30)}"`;
+        throw new Fail(hint === undefined ? `${name} (known: ${Object.keys(FORMS).join(", ")})` : `${name}; did you mean: ${hint}`);
+      }
       const once = (key: string): void => {
         const first = seen.get(key);
         if (first !== undefined) throw new Fail(`${key} already given on line ${first}`);
         seen.set(key, line);
       };
-      if (SETTINGS.has(keyword) && tape.run !== undefined) throw new Fail(`${keyword} is a setting: put it before run (line ${tape.run.line})`);
-      if (!SETTINGS.has(keyword) && keyword !== "run" && tape.run === undefined) throw new Fail(`${keyword} needs a program: put run before it`);
+      if (SETTINGS.has(keyword) && runLine !== undefined) throw new Fail(`${keyword} is a setting: put it before run (line ${runLine})`);
+      if (!SETTINGS.has(keyword) && keyword !== "run" && runLine === undefined) throw new Fail(`${keyword} needs a program: put run before it`);
       if (exited && keyword !== "snapshot") throw new Fail(`only snapshot may follow expect exit (line ${seen.get("expect exit")})`);
       switch (keyword) {
         case "size":
@@ -182,6 +196,7 @@ export function parseTape(text: string, path: string): Tape {
         }
         case "run":
           once("run");
+          runLine = line;
           tape.run = { line, command: parseRun(statement.slice(s.pos).trim()) };
           s.pos = statement.length;
           break;
@@ -232,11 +247,13 @@ export function parseTape(text: string, path: string): Tape {
       s.end();
     } catch (error) {
       if (!(error instanceof Fail)) throw error;
-      throw new PanescopeError("golden", `${where}: ${error.what}${form === undefined ? "" : `; expected: ${form}`}`);
+      errors.push(`${where}: ${error.what}${form === undefined ? "" : `; expected: ${form}`}`);
     }
   });
-  if (tape.run === undefined) {
-    throw new PanescopeError("golden", `${path}: no run statement; expected: ${FORMS.run}`);
+  if (runLine === undefined) errors.push(`${path}: no run statement; expected: ${FORMS.run}`);
+  if (errors.length > 0 || tape.run === undefined) {
+    const more = errors.length > MAX_ERRORS ? [`${path}: … and ${errors.length - MAX_ERRORS} more errors`] : [];
+    throw new PanescopeError("golden", [...errors.slice(0, MAX_ERRORS), ...more].join("\n"));
   }
   return { ...tape, run: tape.run };
 }

@@ -1,16 +1,17 @@
-// The demo's side-by-side view of one answer: rows beside raw, fitted to the terminal.
+// The demo's view of one answer: rows beside raw when both fit, stacked when the terminal is
+// narrower, and in every width the end of a progress row (its percentage) stays visible.
 import { describe, expect, it } from "vitest";
 import type { Delta } from "../../src/observe/delta.js";
-import { rawLines, renderDelta } from "../../src/demo/render.js";
+import { rawLines, renderDelta, wrap } from "../../src/demo/render.js";
 
-const delta: Delta = {
+const base: Delta = {
   paneId: "%0",
   cursor: "c",
   first: false,
-  rows: [{ line: 1, text: "downloading [##########..........]  48%" }],
-  screen: { cols: 80, rows: 5, top: 0, cursorX: 0, cursorY: 1, alternate: false },
-  raw: "\rdownloading 10%\rdownloading 20%",
-  rawBytes: 40,
+  rows: [],
+  screen: { cols: 100, rows: 12, top: 0, cursorX: 0, cursorY: 1, alternate: false },
+  raw: "",
+  rawBytes: 0,
   missed: false,
   missedBytes: 0,
   closed: false,
@@ -18,18 +19,68 @@ const delta: Delta = {
   truncated: { rows: 0, rawChars: 0 },
 };
 
+/** What src/demo/progress.ts draws: 20 frames over one row. */
+const frames = Array.from({ length: 20 }, (_, i) => `\rdownloading [${"#".repeat(Math.round(i / 4)).padEnd(10, ".")}] ${String(i * 5).padStart(3)}%`);
+const progress: Delta = {
+  ...base,
+  rows: [{ line: 1, text: "downloading [##########]  95%" }],
+  raw: frames.join(""),
+  rawBytes: 1400,
+};
+
+/** What src/demo/dashboard.ts draws: five job rows and a tick on the alternate screen. */
+const dashboard: Delta = {
+  ...base,
+  rows: [
+    { line: 2, text: "  build      ok      ■■■■■■■■■■" },
+    { line: 3, text: "  test       running ■■■■■■■···" },
+    { line: 9, text: "  tick 12" },
+  ],
+  screen: { ...base.screen, alternate: true },
+  raw: "build      ok      ■■■■■■■■■■test       running ■■■■■■■···tick 12",
+  rawBytes: 180,
+};
+
+const TITLE = "progress bar, 1.2 s later: ~20 frames drawn over one row";
+
 describe("demo rendering", () => {
   it("shows each \\r frame of raw on its own line, so overwritten frames can be counted", () => {
     expect(rawLines("\ra\rb\nc")).toEqual(["⏎a", "⏎b", "c"]);
   });
 
-  it("puts the changed row with its screen row beside the raw frames", () => {
-    const text = renderDelta("bar", delta);
-    expect(text).toContain("  1 │ downloading [##########..........]  48%");
-    expect(text).toContain("┊ ⏎downloading 10%");
+  it("puts the changed rows beside the raw frames when both fit (100 columns)", () => {
+    const lines = renderDelta(TITLE, progress, 8, 100).split("\n");
+    expect(lines[2]).toMatch(/^ {3} 1 │ downloading \[##########\] {2}95% +┊ ⏎downloading \[\.{10}\] {3}0%$/);
+    expect(lines.at(-1)).toMatch(/┊ … 13 more lines$/);
   });
 
-  it("fits an 80-column terminal", () => {
-    for (const line of renderDelta("bar", delta, 8, 80).split("\n").slice(1)) expect([...line].length).toBeLessThanOrEqual(80);
+  it.each([80, 60, 40])("at %i columns every line fits and the percentages stay visible", (cols) => {
+    for (const delta of [progress, dashboard]) {
+      const text = renderDelta(TITLE, delta, 8, cols);
+      for (const line of text.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(cols);
+      expect(text).not.toContain("…\n");
+    }
+    const text = renderDelta(TITLE, progress, 8, cols);
+    expect(text).toContain("1 │ downloading [##########]  95%");
+    expect(text).toContain("⏎downloading [#.........]  15%");
+    expect(renderDelta("dashboard", dashboard, 8, cols)).toContain("2 │   build      ok      ■■■■■■■■■■");
+  });
+
+  it("stacks the rows above the raw output when they would not fit side by side", () => {
+    const lines = renderDelta("dashboard", dashboard, 8, 60).split("\n");
+    expect(lines.slice(1)).toEqual([
+      "  rows: 3 changed, 108 B",
+      "     2 │   build      ok      ■■■■■■■■■■",
+      "     3 │   test       running ■■■■■■■···",
+      "     9 │   tick 12",
+      "  raw: 180 B printed, 102 B text",
+      "    build      ok      ■■■■■■■■■■test       running ■■■■■■■…",
+    ]);
+  });
+
+  it("wraps a long title instead of letting the terminal cut it", () => {
+    const lines = renderDelta(TITLE, progress, 8, 40).split("\n");
+    expect(lines.slice(0, 2)).toEqual(["── capture_since %0 · progress bar, 1.2", "   s later: ~20 frames drawn over one"]);
+    expect(wrap("a bb ccc", 4, "")).toEqual(["a bb", "ccc"]);
   });
 });

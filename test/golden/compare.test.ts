@@ -1,5 +1,6 @@
 // Golden comparison: equal texts give no diff; a changed screen gives a unified diff a person can
-// read in a terminal and `patch` could apply (checked by a seeded property).
+// read in a terminal and `patch` could apply once its folded blank rows are expanded (checked by a
+// seeded property).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compareGolden } from "../../src/golden/compare.js";
@@ -12,7 +13,15 @@ function applyPatch(original: string, diff: string): string {
   const out: string[] = [];
   let at = 0;
   let noEol = !original.endsWith("\n") && original !== "";
-  const lines = diff.replace(/\n$/, "").split("\n").slice(2);
+  // A fold line `+┆ N more blank rows` stands for N more copies of the line above it.
+  const lines = diff
+    .replace(/\n$/, "")
+    .split("\n")
+    .slice(2)
+    .flatMap((line, i, all) => {
+      const fold = /^[ +-]┆ (\d+) more blank rows$/.exec(line);
+      return fold === null ? [line] : Array.from({ length: Number(fold[1]) }, () => all[i - 1] ?? "");
+    });
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? "";
     const hunk = /^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@$/.exec(line);
@@ -79,7 +88,7 @@ describe("compareGolden", () => {
   });
 
   it("produces a diff that turns the expected text into the actual text (seeded property)", () => {
-    const line = fc.constantFrom("│a │", "│b │", "│c │", "x", "", "styles:", "0:0-1 bold");
+    const line = fc.constantFrom("│a │", "│b │", "│c │", "│   │", "│   │", "│   │", "x", "", "styles:", "0:0-1 bold");
     const doc = fc.tuple(fc.array(line, { maxLength: 25 }), fc.boolean()).map(([ls, eol]) => (ls.length === 0 ? "" : ls.join("\n") + (eol ? "\n" : "")));
     fc.assert(
       fc.property(doc, doc, (a, b) => {
@@ -89,6 +98,21 @@ describe("compareGolden", () => {
       }),
       { seed: 7, numRuns: 1000 },
     );
+  });
+
+  it("folds a run of blank screen rows into one line that counts them, keeping the real hunk counts", () => {
+    const blank = `│${" ".repeat(10)}│`;
+    const before = ["┌──────────┐", "│$ ls      │", "│a  b  c   │", "│$         │", ...Array(20).fill(blank), "└──────────┘"];
+    const after = ["┌──────────┐", ...Array(23).fill(blank), "└──────────┘"];
+    const { diff } = compareGolden(text(before), text(after));
+    expect(diff).toBe(
+      ["--- expected", "+++ actual", "@@ -1,7 +1,7 @@", " ┌──────────┐", "-│$ ls      │", "-│a  b  c   │", "-│$         │", `+${blank}`, "+┆ 2 more blank rows", ` ${blank}`, " ┆ 2 more blank rows", ""].join("\n"),
+    );
+  });
+
+  it("leaves two blank rows and blank rows of different widths as they are", () => {
+    const { diff } = compareGolden("x\n", "│ │\n│ │\n│  │\n");
+    expect(diff).toBe("--- expected\n+++ actual\n@@ -1 +1,3 @@\n-x\n+│ │\n+│ │\n+│  │\n");
   });
 
   it("diffs two 1000-row screens that differ everywhere without trouble", () => {

@@ -52,7 +52,7 @@ describe("decide", () => {
     if (decision.kind !== "fail") return;
     expect(decision.diff).toContain("--- golden/x/y.golden\n+++ actual screen\n");
     expect(decision.diff).toContain("-row\n+ROW\n");
-    expect(decision.message).toContain("re-run with --update (or PANESCOPE_UPDATE=1)");
+    expect(decision.message).toContain("re-run with --update (or vitest -u, or PANESCOPE_UPDATE=1)");
     expect(decision.message).toContain(decision.diff);
   });
 
@@ -87,6 +87,13 @@ describe("isCI and isUpdate", () => {
     expect(isUpdate(false, { PANESCOPE_UPDATE: "1" })).toBe(true);
     expect(isUpdate(false, { PANESCOPE_UPDATE: "0" })).toBe(false);
     expect(isUpdate(false, {})).toBe(false);
+  });
+
+  it("reads PANESCOPE_UPDATE as every other boolean: yes/on count, a word it does not know is refused", () => {
+    expect(isUpdate(false, { PANESCOPE_UPDATE: "yes" })).toBe(true);
+    expect(isUpdate(false, { PANESCOPE_UPDATE: "ON" })).toBe(true);
+    expect(isUpdate(false, { PANESCOPE_UPDATE: "off" })).toBe(false);
+    expect(() => isUpdate(false, { PANESCOPE_UPDATE: "please" })).toThrow("PANESCOPE_UPDATE must be 1/true/yes/on or 0/false/no/off");
   });
 });
 

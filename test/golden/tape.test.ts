@@ -162,6 +162,44 @@ describe("parseTape: errors", () => {
     expect(message).toContain("known: size, env, settle, timeout, colors, mask, run, type, press, wait, quiet, snapshot, resize, expect");
   });
 
+  it("reports every bad line of a tape, each with file:line, not only the first", () => {
+    const message = failure(["size 80by24", "colors maybe", 'run ["a", 1]', "press Bogus", "wait Ready", "snapshot Main"].join("\n"));
+    expect(message.split("\n").map((line) => /^demo\.tape:(\d+): /.exec(line)?.[1])).toEqual(["1", "2", "3", "4", "5", "6"]);
+    expect(message).not.toContain("put run before it");
+  });
+
+  it("caps the errors of one tape at 20 and counts the rest", () => {
+    const message = failure(["run x", ...Array.from({ length: 30 }, () => "bogus")].join("\n"));
+    expect(message.split("\n")).toHaveLength(21);
+    expect(message.split("\n").at(-1)).toBe("demo.tape: … and 10 more errors");
+  });
+
+  it.each([
+    ['Type "ls"', 'did you mean: type "text"'],
+    ['Type@100ms "ls"', 'did you mean: type "text"'],
+    ["Sleep 500ms", "did you mean: wait \"text\" (until the screen shows it) or quiet 300ms"],
+    ["Set FontSize 32", "did you mean: size 80x24 for Width/Height"],
+    ["Output demo.gif", "did you mean: snapshot NAME"],
+    ["Hide", "did you mean: nothing: only snapshot steps are compared"],
+    ["Show", "did you mean: nothing"],
+    ["Wait+Screen /\\$/", "did you mean: wait \"text\" or wait /regex/"],
+    ["Enter", "did you mean: press Enter"],
+    ["Enter 3", "did you mean: press Enter*3"],
+    ["Backspace 2", "did you mean: press BSpace*2"],
+    ["Ctrl+C", "did you mean: press C-c"],
+    ["Ctrl+Alt+x", "did you mean: press C-M-x"],
+    ["Alt+Enter", "did you mean: press M-Enter"],
+    ["Shift+Tab", "did you mean: press BTab"],
+    ["Up@50ms 4", "did you mean: press Up*4"],
+    ["Snapshot main", "did you mean: snapshot (statements are lowercase)"],
+  ])("answers the VHS habit %j with the statement to use", (statement, hint) => {
+    expect(failure(`run x\n${statement}`)).toContain(`demo.tape:2: unknown statement "${statement.split(" ")[0]}"; ${hint}`);
+  });
+
+  it("gives no hint for a word that is neither VHS nor a statement", () => {
+    for (const word of ["q", "toString", "Ctrl+Bogus", "constructor"]) expect(failure(`run x\n${word}`)).toContain("(known: size, env");
+  });
+
   it("rejects a tape without run and says how to write one", () => {
     expect(failure("size 80x24\n# nothing to run")).toBe(
       'demo.tape: no run statement; expected: run ["prog", "arg"] (argv, no shell) or run a shell command line (given to sh -c)',

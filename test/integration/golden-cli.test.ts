@@ -7,13 +7,21 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/golden/main.js";
-import { captureIo, leftoverSockets, tapeDir } from "./golden-helpers.js";
+import { parseCommand } from "../../src/options.js";
+import { captureIo, leftoverSockets, tapeDir, type CapturedIo } from "./golden-helpers.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const dirs: string[] = [];
 afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
+
+/** `panescope golden ARGS` as the CLI runs it: parsed with io's environment, then run. */
+async function runGolden(args: string[], io: CapturedIo): Promise<number> {
+  const command = parseCommand(["golden", ...args], io.env);
+  if (command.kind !== "golden") throw new Error(`not a golden command: ${command.kind}`);
+  return main(command.options, io);
+}
 
 async function hello(extra: Record<string, string> = {}): Promise<string> {
   const dir = await tapeDir({
@@ -27,7 +35,7 @@ async function hello(extra: Record<string, string> = {}): Promise<string> {
 describe("panescope golden", () => {
   it("the example tapes pass against their committed goldens, and tmux's own rendering agrees", async () => {
     const io = captureIo({ CI: "true" });
-    const code = await main(["--check-tmux", join(ROOT, "golden/tapes")], io);
+    const code = await runGolden(["--check-tmux", join(ROOT, "golden/tapes")], io);
     expect(io.text()).not.toContain("FAIL");
     expect(io.lines.filter((line) => line.startsWith("PASS"))).toHaveLength(4);
     expect(io.lines.at(-1)).toBe("4 passed, 0 failed");
@@ -37,19 +45,19 @@ describe("panescope golden", () => {
   it("a missing golden is written locally, then the same screen passes", async () => {
     const dir = await hello();
     const first = captureIo();
-    expect(await main([dir], first)).toBe(0);
+    expect(await runGolden([dir], first)).toBe(0);
     expect(first.text()).toMatch(/wrote .*hello\/greeting\.golden \(new golden\)/);
     const golden = await readFile(join(dir, "hello/greeting.golden"), "utf8");
     expect(golden).toContain("│hello                   │\n│world                   │\n");
     const again = captureIo();
-    expect(await main([dir], again)).toBe(0);
+    expect(await runGolden([dir], again)).toBe(0);
     expect(again.lines).toEqual([expect.stringMatching(/^PASS .*hello\.tape \(1 snapshot, /), "1 passed, 0 failed"]);
   });
 
   it("a missing golden fails under CI=true and nothing is written", async () => {
     const dir = await hello();
     const io = captureIo({ CI: "true" });
-    expect(await main(["--update", dir], io)).toBe(1);
+    expect(await runGolden(["--update", dir], io)).toBe(1);
     expect(io.text()).toContain("is missing and CI never writes goldens");
     expect(io.lines.at(-1)).toBe("0 passed, 1 failed");
     expect(existsSync(join(dir, "hello"))).toBe(false);
@@ -57,12 +65,12 @@ describe("panescope golden", () => {
 
   it("a changed screen fails with a unified diff, and --update rewrites the golden", async () => {
     const dir = await hello();
-    expect(await main([dir], captureIo())).toBe(0);
+    expect(await runGolden([dir], captureIo())).toBe(0);
     const path = join(dir, "hello/greeting.golden");
     const good = await readFile(path, "utf8");
     await writeFile(path, good.replace("│world ", "│World "));
     const io = captureIo();
-    expect(await main([dir], io)).toBe(1);
+    expect(await runGolden([dir], io)).toBe(1);
     const out = io.text();
     expect(out).toMatch(/^FAIL .*hello\.tape/m);
     expect(out).toContain("hello.tape:5 snapshot greeting:");
@@ -72,44 +80,79 @@ describe("panescope golden", () => {
     expect(await readFile(path, "utf8")).not.toBe(good); // a failure writes nothing
 
     const update = captureIo();
-    expect(await main(["--update", dir], update)).toBe(0);
+    expect(await runGolden(["--update", dir], update)).toBe(0);
     expect(update.text()).toContain("(updated)");
     expect(await readFile(path, "utf8")).toBe(good);
     const env = captureIo({ PANESCOPE_UPDATE: "1" });
     await writeFile(path, good.replace("│world ", "│World "));
-    expect(await main([dir], env)).toBe(0);
+    expect(await runGolden([dir], env)).toBe(0);
     expect(await readFile(path, "utf8")).toBe(good);
   });
 
   it("--list-stale names goldens no snapshot writes and goldens of tapes that are gone, running nothing", async () => {
     const dir = await hello({ "hello/old-name.golden": "x\n", "removed/first.golden": "x\n", "hello/greeting.golden": "x\n" });
     const io = captureIo();
-    expect(await main(["--list-stale", dir], io)).toBe(0);
+    expect(await runGolden(["--list-stale", dir], io)).toBe(0);
     expect(io.lines).toEqual([join(dir, "hello/old-name.golden"), join(dir, "removed/first.golden"), "2 stale golden files"]);
   });
 
-  it("usage mistakes and tape syntax errors exit 2 with a message", async () => {
-    const bad = captureIo();
-    expect(await main(["--frobnicate"], bad)).toBe(2);
-    expect(bad.errors.join("\n")).toContain("unknown option --frobnicate");
+  it("usage mistakes exit 2 with a message", async () => {
     const missing = captureIo();
-    expect(await main(["/nonexistent/tapes"], missing)).toBe(2);
+    expect(await runGolden(["/nonexistent/tapes"], missing)).toBe(2);
     expect(missing.errors.join("\n")).toContain("no such file or folder");
-    const dir = await tapeDir({ "broken.tape": "size 80x24\nrun true\nsnapshot Bad Name\n" });
-    dirs.push(dir);
-    const syntax = captureIo();
-    expect(await main([dir], syntax)).toBe(2);
-    expect(syntax.errors.join("\n")).toMatch(/broken\.tape:3: .*snapshot/);
     const empty = await tapeDir({ "notes.txt": "no tapes here\n" });
     dirs.push(empty);
     const none = captureIo();
-    expect(await main([empty], none)).toBe(2);
+    expect(await runGolden([empty], none)).toBe(2);
     expect(none.errors.join("\n")).toContain("no *.tape files under");
+  });
+
+  it("reports every tape error with file:line and still runs the other tapes, then exits 2", async () => {
+    const dir = await hello({
+      "broken.tape": ["size 80x24", "Set FontSize 32", "run true", "snapshot Bad Name", "Sleep 500ms", "Ctrl+C", "Type \"exit\"", ""].join("\n"),
+      "also-broken.tape": "size 80by24\n",
+    });
+    const io = captureIo();
+    expect(await runGolden([dir], io)).toBe(2);
+    const out = io.text();
+    expect(out).toMatch(/^FAIL .*also-broken\.tape \(tape errors\)$/m);
+    expect(out).toMatch(/also-broken\.tape:1: bad size/);
+    expect(out).toMatch(/also-broken\.tape: no run statement/);
+    expect(out).toMatch(/^FAIL .*broken\.tape \(tape errors\)$/m);
+    for (const [line, hint] of [
+      [2, "did you mean: size 80x24"],
+      [4, "bad snapshot name"],
+      [5, "did you mean: wait"],
+      [6, "did you mean: press C-c"],
+      [7, 'did you mean: type "text"'],
+    ] as const) {
+      expect(out).toMatch(new RegExp(`broken\\.tape:${line}: .*${hint.replace(/[.*"()]/g, "\\$&")}`));
+    }
+    expect(out).toMatch(/^PASS .*hello\.tape/m);
+    expect(io.lines.at(-1)).toBe("1 passed, 2 failed");
+  });
+
+  it("--list-stale refuses to guess while a tape has errors", async () => {
+    const dir = await hello({ "broken.tape": "run true\nsnapshot Bad\n" });
+    const io = captureIo();
+    expect(await runGolden(["--list-stale", dir], io)).toBe(2);
+    expect(io.errors.join("\n")).toContain("--list-stale needs every tape's snapshots");
+  });
+
+  it("a failure shows a blank screen as a few lines, not one per blank row", async () => {
+    const dir = await tapeDir({ "blank.tape": ["size 30x20", "run sleep 5", 'wait "never" timeout 300ms', ""].join("\n") });
+    dirs.push(dir);
+    const io = captureIo();
+    expect(await runGolden([dir], io)).toBe(1);
+    const out = io.text();
+    expect(out).toContain('"never" did not appear within 300 ms');
+    expect(out).toContain("┆ rows 0–19 blank");
+    expect(io.lines.length).toBeLessThan(10);
   });
 
   it.skipIf(!existsSync(join(ROOT, "dist/golden/main.js")))("the built CLI prints the summary line and exits 1 on a failure", async () => {
     const dir = await hello();
-    await main([dir], captureIo());
+    await runGolden([dir], captureIo());
     const path = join(dir, "hello/greeting.golden");
     await writeFile(path, (await readFile(path, "utf8")).replace("hello", "HELLO"));
     const run = promisify(execFile);

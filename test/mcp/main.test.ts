@@ -1,32 +1,12 @@
-// Command line and environment of `panescope mcp` (which pane is panescope's own: own-pane.test.ts).
+// How `panescope mcp` names its tmux server, and small pure helpers of its tools (options: test/options.test.ts; own pane: own-pane.test.ts).
 import { describe, expect, it } from "vitest";
-import { describeServer, parseOptions } from "../../src/mcp/main.js";
+import { describeServer } from "../../src/mcp/main.js";
 import { literalArg } from "../../src/tmux/server.js";
 import { fail } from "../../src/mcp/results.js";
 import { literalFor } from "../../src/mcp/tools/send-keys.js";
 import { PanescopeError } from "../../src/errors.js";
 
-describe("parseOptions", () => {
-  it("defaults to the default server, read-write, a 30 s wait cap", () => {
-    expect(parseOptions([], {})).toEqual({ server: {}, readOnly: false, maxWaitMs: 30000 });
-  });
-
-  it("reads flags, and flags win over the environment", () => {
-    const env = { PANESCOPE_SOCKET: "envsock", PANESCOPE_READ_ONLY: "1", PANESCOPE_MAX_WAIT_MS: "5000", PANESCOPE_TMUX: "/opt/tmux" };
-    expect(parseOptions(["--socket", "work", "--max-wait-ms=100"], env)).toEqual({
-      server: { socketName: "work", tmux: "/opt/tmux" },
-      readOnly: true,
-      maxWaitMs: 100,
-    });
-    expect(parseOptions(["-S", "/tmp/s", "--read-only"], {}).server).toEqual({ socketPath: "/tmp/s" });
-  });
-
-  it("rejects unknown flags, missing values and bad wait caps with bad-input", () => {
-    for (const args of [["--bogus"], ["--socket"], ["--max-wait-ms", "-1"], ["--max-wait-ms", "1e9"], ["--max-wait-ms", "abc"]]) {
-      expect(() => parseOptions(args, {}), args.join(" ")).toThrow(PanescopeError);
-    }
-  });
-
+describe("describeServer", () => {
   it("names the server the way tmux does", () => {
     expect(describeServer({ socketName: "x" })).toBe("-L x");
     expect(describeServer({ socketPath: "/s" })).toBe("-S /s");

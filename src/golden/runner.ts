@@ -1,0 +1,20 @@
+// Whether the test runner around expectGolden was asked to update snapshots (`vitest -u`), read at
+// run time without importing vitest: panescope/golden must load where vitest is not installed.
+// Pure: the global object is a parameter.
+
+/**
+ * vitest (4.x, @vitest/expect) publishes the current expect state under this registered symbol
+ * (jest's name for it, kept by vitest for compatibility). During a test, its
+ * `snapshotState._updateSnapshot` is "all" under -u/--update, "new" by default and "none" under CI.
+ */
+const MATCHERS = Symbol.for("$$jest-matchers-object");
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** True when a test runner in this process runs with snapshot updates on (`vitest -u`). */
+export function runnerWantsUpdate(globals: object = globalThis): boolean {
+  const state = field((globals as Record<symbol, unknown>)[MATCHERS], "state");
+  return field(field(state, "snapshotState"), "_updateSnapshot") === "all";
+}

@@ -1,0 +1,319 @@
+// One option model for every subcommand (mcp, demo, golden): which flags and environment variables
+// each takes, their help text, and parsing with node:util parseArgs. Pure: argv, env and whether
+// stdin is a terminal in; a Command out, or a bad-input error that says what to do instead.
+
+import { parseArgs } from "node:util";
+import { PanescopeError } from "./errors.js";
+import type { TmuxServerOptions } from "./tmux/server.js";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface McpOptions {
+  server: TmuxServerOptions;
+  readOnly: boolean;
+  maxWaitMs: number;
+}
+
+export interface DemoOptions {
+  /** The tmux binary (default "tmux"). */
+  tmux?: string;
+}
+
+export interface GoldenOptions {
+  update: boolean;
+  checkTmux: boolean;
+  listStale: boolean;
+  tmux?: string;
+  /** Tape files or folders searched for them. */
+  paths: string[];
+}
+
+export type Command =
+  | { kind: "help"; text: string }
+  | { kind: "version" }
+  /** `hint`: one line for stderr when a person runs the server in a terminal by mistake. */
+  | { kind: "mcp"; options: McpOptions; hint?: string }
+  | { kind: "demo"; options: DemoOptions }
+  | { kind: "golden"; options: GoldenOptions };
+
+export type CommandName = "mcp" | "demo" | "golden";
+export const COMMANDS: readonly CommandName[] = ["mcp", "demo", "golden"];
+
+/** The default cap on waits; mcp/server.ts has the same default for library callers (a test checks). */
+export const MAX_WAIT_DEFAULT_MS = 30_000;
+const MAX_WAIT_LIMIT_MS = 3_600_000;
+
+type OptionName = "socket" | "socket-path" | "tmux" | "read-only" | "max-wait-ms" | "update" | "check-tmux" | "list-stale" | "help";
+
+export interface OptionSpec {
+  short?: string;
+  /** Placeholder of the value; absent for a boolean flag. */
+  value?: string;
+  env?: string;
+  help: string;
+}
+
+export const OPTIONS: Readonly<Record<OptionName, OptionSpec>> = {
+  socket: { short: "L", value: "NAME", env: "PANESCOPE_SOCKET", help: "the tmux server of `tmux -L NAME`" },
+  "socket-path": { short: "S", value: "PATH", env: "PANESCOPE_SOCKET_PATH", help: "the tmux server of `tmux -S PATH`" },
+  tmux: { value: "PATH", env: "PANESCOPE_TMUX", help: "the tmux binary (default: tmux on PATH)" },
+  "read-only": { env: "PANESCOPE_READ_ONLY", help: "leave out send_keys, open_pane and close_pane" },
+  "max-wait-ms": { value: "N", env: "PANESCOPE_MAX_WAIT_MS", help: `cap on waits, in ms (default ${MAX_WAIT_DEFAULT_MS}, at most ${MAX_WAIT_LIMIT_MS})` },
+  update: { env: "PANESCOPE_UPDATE", help: "rewrite goldens that differ (never under CI=true)" },
+  "check-tmux": { help: "also compare each snapshot with tmux's own rendering (capture-pane -p)" },
+  "list-stale": { help: "list golden files no snapshot of these tapes writes, and run nothing" },
+  help: { short: "h", help: "this help" },
+};
+
+const PRIVATE_SERVER = (who: string): string =>
+  `${who} starts and removes its own private tmux server, so it takes no --socket/-L or --socket-path/-S ` +
+  `(nor PANESCOPE_SOCKET/PANESCOPE_SOCKET_PATH); to watch a server of yours, connect an MCP client to "panescope -L NAME"`;
+
+interface CommandSpec {
+  usage: string;
+  summary: string;
+  takes: readonly OptionName[];
+  /** Options that are understood but do not apply, with the reason. */
+  refuses: Partial<Record<OptionName, string>>;
+  notes: readonly string[];
+}
+
+const SPECS: Readonly<Record<CommandName, CommandSpec>> = {
+  mcp: {
+    usage: "panescope [mcp] [-L NAME | -S PATH] [--tmux PATH] [--read-only] [--max-wait-ms N]",
+    summary: "The stdio MCP server (the default command): an MCP client starts it and talks JSON-RPC on stdin/stdout; logs go to stderr.",
+    takes: ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "help"],
+    refuses: {},
+    notes: ["Without -L/-S: tmux's default server. Flags win over the environment."],
+  },
+  demo: {
+    usage: "panescope demo [--tmux PATH]",
+    summary: "Watch a progress bar and a full-screen program through panescope, on a private tmux server it starts and removes.",
+    takes: ["tmux", "help"],
+    refuses: { socket: PRIVATE_SERVER("panescope demo"), "socket-path": PRIVATE_SERVER("panescope demo") },
+    notes: ["-L/-S do not apply (PANESCOPE_SOCKET/PANESCOPE_SOCKET_PATH are ignored): the demo runs its own private tmux server."],
+  },
+  golden: {
+    usage: "panescope golden [--update] [--check-tmux] [--list-stale] [--tmux PATH] [PATH...]",
+    summary: "Run *.tape scenarios (default: every one under golden/) and compare their screens with golden files.",
+    takes: ["update", "check-tmux", "list-stale", "tmux", "help"],
+    refuses: { socket: PRIVATE_SERVER("each golden scenario"), "socket-path": PRIVATE_SERVER("each golden scenario") },
+    notes: [
+      "PATH: *.tape files or folders searched for them. Goldens live beside the tape: <folder>/<tape name>/<snapshot>.golden.",
+      "Exit status: 0 all passed, 1 some failed, 2 usage or tape errors.",
+      "-L/-S do not apply (PANESCOPE_SOCKET/PANESCOPE_SOCKET_PATH are ignored): each scenario runs on its own private tmux server.",
+    ],
+  },
+};
+
+const BOOLEAN_WORDS = "1/true/yes/on or 0/false/no/off";
+
+/** A boolean from the environment: 1/true/yes/on or 0/false/no/off, any case; anything else is refused. */
+export function parseBoolean(value: string, name: string): boolean {
+  const word = value.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(word)) return true;
+  if (["0", "false", "no", "off"].includes(word)) return false;
+  throw new PanescopeError("bad-input", `${name} must be ${BOOLEAN_WORDS}, got ${JSON.stringify(value)}`);
+}
+
+/** An environment variable set to something; an empty value counts as unset (`NAME= cmd`). */
+function envValue(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/** A boolean environment variable; unset or empty is false. */
+export function envBoolean(env: Env, name: string): boolean {
+  const value = envValue(env, name);
+  return value === undefined ? false : parseBoolean(value, name);
+}
+
+function waitCap(value: string, from: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > MAX_WAIT_LIMIT_MS) {
+    throw usageError("mcp", `${from} must be a whole number of milliseconds from 0 to ${MAX_WAIT_LIMIT_MS}, got ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}
+
+function flagOf(name: OptionName): string {
+  const short = OPTIONS[name].short;
+  return short === undefined ? `--${name}` : `-${short}/--${name}`;
+}
+
+function optionLine(name: OptionName): string {
+  const spec = OPTIONS[name];
+  const flags = `${spec.short === undefined ? "    " : `-${spec.short}, `}--${name}${spec.value === undefined ? "" : ` ${spec.value}`}`;
+  const env = spec.env === undefined ? "" : `; env ${spec.env}`;
+  return `  ${flags.padEnd(24)} ${spec.help}${env}`;
+}
+
+/** `panescope COMMAND --help`. */
+export function commandHelp(name: CommandName): string {
+  const spec = SPECS[name];
+  const envs = spec.takes.flatMap((option) => (OPTIONS[option].env === undefined ? [] : [OPTIONS[option].env]));
+  const booleans = spec.takes.some((option) => OPTIONS[option].value === undefined && OPTIONS[option].env !== undefined);
+  return [
+    `usage: ${spec.usage}`,
+    spec.summary,
+    "",
+    "options:",
+    ...spec.takes.map(optionLine),
+    ...(envs.length > 0 ? ["", `environment: ${envs.join(", ")}${booleans ? ` (booleans: ${BOOLEAN_WORDS})` : ""}`] : []),
+    ...spec.notes,
+  ].join("\n");
+}
+
+/** `panescope --help`: every command, the server options and every environment variable. */
+export function topHelp(): string {
+  const names: OptionName[] = ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "update"];
+  return [
+    "panescope: watch tmux panes the way a terminal shows them (an MCP server, a demo, golden-file tests)",
+    "",
+    "usage:",
+    "  panescope [mcp] [options]              the stdio MCP server (the default): an MCP client starts it",
+    "  panescope demo [--tmux PATH]           see it work, on a private tmux server",
+    "  panescope golden [options] [PATH...]   run *.tape scenarios and compare their screens with goldens",
+    "  panescope COMMAND --help               the options of one command",
+    "  panescope --version",
+    "",
+    "options (of mcp, unless noted):",
+    ...names.map((name) => `${optionLine(name)}${name === "tmux" ? " (every command)" : name === "update" ? " (golden)" : ""}`),
+    "",
+    "Each environment variable (env) stands in for its flag; a flag wins. An empty variable counts",
+    `as unset; booleans are ${BOOLEAN_WORDS} (any case), anything else is refused.`,
+  ].join("\n");
+}
+
+/** What a person who runs the server in a terminal by mistake reads (it keeps serving). */
+export const TERMINAL_HINT =
+  'panescope: this is an MCP server waiting for a client\'s JSON-RPC on stdin; to see what it does, run "panescope demo" (Ctrl-D quits)';
+
+interface Parsed {
+  values: Partial<Record<OptionName, string | true>>;
+  positionals: string[];
+}
+
+function usageError(command: CommandName, what: string): PanescopeError {
+  const help = command === "mcp" ? "panescope --help" : `panescope ${command} --help`;
+  return new PanescopeError("bad-input", `${what} (see ${help})`);
+}
+
+/** parseArgs in its lenient mode, then our own checks, so every message names the flag and the fix. */
+function parseFor(command: CommandName, args: readonly string[]): Parsed | "help" {
+  const spec = SPECS[command];
+  const known = [...spec.takes, ...(Object.keys(spec.refuses) as OptionName[])];
+  const options = Object.fromEntries(
+    known.map((name) => [name, { type: OPTIONS[name].value === undefined ? "boolean" : "string", ...(OPTIONS[name].short ? { short: OPTIONS[name].short } : {}) }]),
+  ) as Record<string, { type: "string" | "boolean"; short?: string }>;
+  const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
+  if (tokens.some((t) => t.kind === "option" && t.name === "help")) return "help";
+  const parsed: Parsed = { values: {}, positionals: [] };
+  for (const token of tokens) {
+    if (token.kind === "positional") parsed.positionals.push(token.value);
+    if (token.kind !== "option") continue;
+    const name = token.name as OptionName;
+    if (!known.includes(name)) throw usageError(command, `unknown option ${token.rawName} for panescope ${command}`);
+    const refusal = spec.refuses[name];
+    if (refusal !== undefined) throw usageError(command, `${token.rawName}: ${refusal}`);
+    if (parsed.values[name] !== undefined) throw usageError(command, `${flagOf(name)} is given twice: give it once`);
+    if (OPTIONS[name].value === undefined) {
+      if (token.value !== undefined) throw usageError(command, `${token.rawName} takes no value, got ${JSON.stringify(token.value)}`);
+      parsed.values[name] = true;
+    } else {
+      // `--socket --read-only` is a forgotten value, not a socket named "--read-only"; `=` allows it.
+      const value = token.value;
+      if (value === undefined || value === "" || (!token.inlineValue && value.startsWith("-"))) {
+        throw usageError(command, `${token.rawName} needs a value: ${token.rawName} ${OPTIONS[name].value}`);
+      }
+      parsed.values[name] = value;
+    }
+  }
+  return parsed;
+}
+
+function stringOf(parsed: Parsed, name: OptionName): string | undefined {
+  const value = parsed.values[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+function tmuxOf(parsed: Parsed, env: Env): { tmux?: string } {
+  const tmux = stringOf(parsed, "tmux") ?? envValue(env, "PANESCOPE_TMUX");
+  return tmux === undefined ? {} : { tmux };
+}
+
+function serverOf(parsed: Parsed, env: Env): TmuxServerOptions {
+  const socketName = stringOf(parsed, "socket");
+  const socketPath = stringOf(parsed, "socket-path");
+  if (socketName !== undefined && socketPath !== undefined) {
+    throw usageError("mcp", "-L/--socket and -S/--socket-path both name a tmux server: give one");
+  }
+  const server: TmuxServerOptions = { ...tmuxOf(parsed, env) };
+  if (socketName !== undefined) return { ...server, socketName };
+  if (socketPath !== undefined) return { ...server, socketPath };
+  const envName = envValue(env, "PANESCOPE_SOCKET");
+  const envPath = envValue(env, "PANESCOPE_SOCKET_PATH");
+  if (envName !== undefined && envPath !== undefined) {
+    throw usageError("mcp", "PANESCOPE_SOCKET and PANESCOPE_SOCKET_PATH are both set and name two servers: unset one, or pass -L or -S (a flag wins)");
+  }
+  if (envName !== undefined) return { ...server, socketName: envName };
+  if (envPath !== undefined) return { ...server, socketPath: envPath };
+  return server;
+}
+
+function mcpOptions(parsed: Parsed, env: Env): McpOptions {
+  const flagWait = stringOf(parsed, "max-wait-ms");
+  const envWait = envValue(env, "PANESCOPE_MAX_WAIT_MS");
+  return {
+    server: serverOf(parsed, env),
+    readOnly: parsed.values["read-only"] === true || envBoolean(env, "PANESCOPE_READ_ONLY"),
+    maxWaitMs:
+      flagWait !== undefined ? waitCap(flagWait, "--max-wait-ms") : envWait !== undefined ? waitCap(envWait, "PANESCOPE_MAX_WAIT_MS") : MAX_WAIT_DEFAULT_MS,
+  };
+}
+
+function goldenOptions(parsed: Parsed, env: Env): GoldenOptions {
+  return {
+    update: parsed.values.update === true || envBoolean(env, "PANESCOPE_UPDATE"),
+    checkTmux: parsed.values["check-tmux"] === true,
+    listStale: parsed.values["list-stale"] === true,
+    ...tmuxOf(parsed, env),
+    paths: parsed.positionals.length > 0 ? parsed.positionals : ["golden"],
+  };
+}
+
+/**
+ * The command argv asks for. No command name means `mcp` (an MCP client runs plain `panescope`);
+ * `help`/`--help`/`-h` and `--version`/`-V` come first. Throws PanescopeError("bad-input").
+ */
+export function parseCommand(argv: readonly string[], env: Env, stdinIsTTY = false): Command {
+  const [first, ...rest] = argv;
+  if (first === "--help" || first === "-h" || first === "help") {
+    const topic = first === "help" ? rest[0] : undefined;
+    if (topic === undefined) return { kind: "help", text: topHelp() };
+    if (!(COMMANDS as readonly string[]).includes(topic)) throw usageError("mcp", `no help on "${topic}": the commands are ${COMMANDS.join(", ")}`);
+    return { kind: "help", text: commandHelp(topic as CommandName) };
+  }
+  if (first === "--version" || first === "-V") {
+    if (rest.length > 0) throw usageError("mcp", `${first} takes nothing after it`);
+    return { kind: "version" };
+  }
+  const named = (COMMANDS as readonly string[]).includes(first ?? "") ? (first as CommandName) : undefined;
+  const command = named ?? "mcp";
+  const parsed = parseFor(command, named === undefined ? argv : rest);
+  if (parsed === "help") return { kind: "help", text: commandHelp(command) };
+  if (command !== "golden" && parsed.positionals.length > 0) {
+    const [word] = parsed.positionals;
+    throw usageError(
+      command,
+      named === undefined ? `unknown command "${word}": the commands are ${COMMANDS.join(", ")} (a command comes first)` : `panescope ${command} takes no arguments, got "${word}"`,
+    );
+  }
+  switch (command) {
+    case "mcp":
+      return { kind: "mcp", options: mcpOptions(parsed, env), ...(stdinIsTTY ? { hint: TERMINAL_HINT } : {}) };
+    case "demo":
+      return { kind: "demo", options: tmuxOf(parsed, env) };
+    case "golden":
+      return { kind: "golden", options: goldenOptions(parsed, env) };
+  }
+}
