@@ -27,6 +27,13 @@ export type MissedReason =
   | "evicted" // panescope stopped watching the pane (idle or over the cap) and started again
   | "not-streaming"; // control mode unavailable: answer built from capture-pane polling
 
+/** A program's end as tmux reports it (#{pane_dead_status}, #{pane_dead_signal}). */
+export interface PaneExit {
+  status?: number;
+  /** Signal name or number when it was killed by one. */
+  signal?: string;
+}
+
 export interface Truncation {
   /** Changed rows left out by maxLines/maxBytes (the oldest/topmost ones are dropped). */
   rows: number;
@@ -48,6 +55,8 @@ export interface Delta {
   missedBytes: number;
   reason?: MissedReason;
   closed: boolean;
+  /** How the pane's program ended, when it has and tmux knew (a pane that keeps its screen). */
+  exit?: PaneExit;
   /** False when answers come from capture-pane polling instead of the control-mode stream. */
   streaming: boolean;
   truncated: Truncation;
