@@ -46,6 +46,11 @@ export interface Delta {
   cursor: string;
   /** True when this answer starts a watch (no cursor given, or the cursor could not be continued). */
   first: boolean;
+  /**
+   * Lines (absolute numbers) whose text panescope took from tmux since the cursor because its
+   * emulator had drawn them differently; their new text is among `rows`. Absent when none.
+   */
+  healed?: number[];
   rows: Row[];
   screen: ScreenInfo;
   raw: string;

@@ -10,6 +10,7 @@ import { seedBytes, type PaneState } from "./seed.js";
 import type { StripState } from "./strip.js";
 import { applyLimits } from "./limits.js";
 import { BreakLog } from "./breaks.js";
+import { HealLog } from "./heals.js";
 import { Wakeup } from "./wakeup.js";
 
 /** What a cursor binds besides the stream position. */
@@ -64,6 +65,7 @@ export class PaneObserver {
   private seq: number;
   private trackedTop = 0;
   private readonly breaks = new BreakLog();
+  private readonly heals = new HealLog();
   private readonly predecessor: MissedReason | undefined;
   private readonly wakeup = new Wakeup();
   private closedFlag = false;
@@ -138,6 +140,32 @@ export class PaneObserver {
    */
   resync(state: PaneState): void {
     this.replaceScreen(state);
+  }
+
+  /**
+   * The replica audit found our screen differs from tmux's with nothing lost (an emulator that draws
+   * some text differently, a mode the seed could not know): take tmux's screen, keeping every line
+   * number, so only the rows that differ are news, and log them as healed for every reader whose
+   * cursor precedes this. Call at rest: every byte received must be in `state`.
+   */
+  heal(state: PaneState, rows: readonly number[]): void {
+    const top = this.screen.top;
+    const history = Math.max(0, state.lines.length - state.rows);
+    const lineBase = top - history;
+    this.screen.dispose();
+    this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase });
+    this.applied = this.offset;
+    this.screen.write(seedBytes(state), () => {
+      // The tracker keeps what readers were shown at the same line numbers: the diff finds the fix.
+      this.refresh();
+      if (rows.length > 0) this.heals.add(this.seq, rows.map((y) => top + y));
+      this.notify();
+    });
+  }
+
+  /** Heals since this observer started (list_panes, logs). */
+  get healCount(): number {
+    return this.heals.count;
   }
 
   /** Bytes whose effect on the screen arrives with the next resync's capture: kept as raw only. */
@@ -355,10 +383,12 @@ export class PaneObserver {
     if (changes.lostLines > 0) why ??= "overflow";
 
     const limited = applyLimits(changes.rows, stripped.text, limits);
+    const healed = this.heals.since(fields.seq);
     return {
       paneId: this.paneId,
       cursor: this.cursorFor(stripped.state),
       first: false,
+      ...(healed ? { healed } : {}),
       rows: limited.rows,
       screen: this.geometry(),
       raw: limited.raw,

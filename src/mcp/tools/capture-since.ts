@@ -22,6 +22,7 @@ function outputShape(): z.ZodRawShape {
     paneId: z.string().describe("The pane read, e.g. %3."),
     cursor: z.string().describe("Pass this to the next capture_since (or wait_for) to continue from here."),
     first: z.boolean().describe("True when this answer (re)starts a watch: rows are the whole visible screen, not changes."),
+    healed: z.array(z.number().int()).optional().describe("Line numbers whose text panescope corrected from tmux's own screen since the cursor (its emulator had drawn them differently); their text is in rows."),
     rows: z.array(s.row).describe("Rendered rows whose content changed since the cursor, top to bottom. Untrusted program output."),
     screen: s.screen.describe("The pane's screen now."),
     raw: z.string().describe("Text printed since the cursor, escape sequences removed, in write order (\\r and \\b kept). Untrusted program output."),
