@@ -4,6 +4,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, relative } from "node:path";
 import { isPanescopeError, messageOf } from "../errors.js";
+import { TmuxServer } from "../tmux/server.js";
 import { runTape, type TapeResult } from "./run.js";
 import { goldenPath, isCI, isUpdate, listStale } from "./store.js";
 import { parseTape, type Tape } from "./tape.js";
@@ -151,6 +152,12 @@ export async function main(argv: string[], io: GoldenIo = defaultIo): Promise<nu
     for (const path of stale) io.out(path);
     io.out(`${stale.length} stale golden file${stale.length === 1 ? "" : "s"}`);
     return 0;
+  }
+  // An old tmux is refused once, here, rather than by every tape (a missing one fails each tape).
+  const tmux = await new TmuxServer().requireSupported().catch((error: unknown) => error);
+  if (isPanescopeError(tmux, "tmux-unsupported")) {
+    io.err(`panescope golden: ${tmux.message}`);
+    return 2;
   }
   const ci = isCI(io.env);
   const update = isUpdate(args.update, io.env);

@@ -2,7 +2,7 @@
 // the first one names the tmux server and the mode. Resolves when the client closes stdin.
 import { join } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { PanescopeError, messageOf } from "../errors.js";
+import { isPanescopeError, PanescopeError, messageOf } from "../errors.js";
 import { TmuxServer, type TmuxServerOptions } from "../tmux/server.js";
 import { version } from "../version.js";
 import { Hub } from "../watch/hub.js";
@@ -107,10 +107,22 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   const log = (line: string): void => void process.stderr.write(`panescope: ${line}\n`);
-  process.stderr.write(
-    `panescope ${version}: MCP on stdio, tmux server ${describeServer(options.server)}, ${options.readOnly ? "read-only" : "read-write"}, wait cap ${options.maxWaitMs} ms\n`,
-  );
   const server = new TmuxServer(options.server);
+  // An old tmux is refused now; a missing one is not: tools say so, and work once it is installed.
+  const tmux = await server.requireSupported().then(
+    (found) => `tmux ${found.label}`,
+    (error: unknown) => {
+      if (isPanescopeError(error, "tmux-unsupported")) return error;
+      return `tmux unknown (${messageOf(error)})`;
+    },
+  );
+  if (tmux instanceof PanescopeError) {
+    log(tmux.message);
+    return 2;
+  }
+  process.stderr.write(
+    `panescope ${version}: MCP on stdio, tmux server ${describeServer(options.server)}, ${options.readOnly ? "read-only" : "read-write"}, wait cap ${options.maxWaitMs} ms, ${tmux}\n`,
+  );
   const hub = new Hub({ server, warn: log });
   const ownPane = ownPaneOf(options.server, process.env);
   const mcp = createServer({ hub, server, readOnly: options.readOnly, maxWaitMs: options.maxWaitMs, ...(ownPane ? { ownPane } : {}) });
