@@ -96,8 +96,13 @@ export async function launchPane(options: PaneSessionOptions): Promise<Launched>
     const format = new TmuxFormat({ paneId: "pane_id", windowId: "window_id", socket: "socket_path" });
     const lines = await server.runMany(
       [
+        ["-f", "/dev/null", "start-server"],
+        // tmux 3.2 sizes a detached new session by our command client (80x23), not by -x/-y. On this
+        // private server window-size manual makes it take -x/-y at once: a resize afterwards could
+        // reach the program after a tape's own resize (3.2 spaces pty resizes 250 ms apart).
+        ...(version.ignoresDetachedSize ? [["set-option", "-g", "window-size", "manual"]] : []),
         [
-          "-f", "/dev/null", "new-session", "-d", "-x", String(cols), "-y", String(rows), "-P", "-F", format.text,
+          "new-session", "-d", "-x", String(cols), "-y", String(rows), "-P", "-F", format.text,
           ...(options.cwd === undefined ? [] : ["-c", options.cwd]),
           "--", "sh", "-c", WRAPPER, "panescope-wrapper", gate, died, hold, tmux, ...pairs, ...argvOf(options.command),
         ],
@@ -112,7 +117,6 @@ export async function launchPane(options: PaneSessionOptions): Promise<Launched>
     const launched = format.parseOne(lines);
     if (launched === undefined) throw new PanescopeError("protocol", "tmux did not report the new pane");
     const { paneId, windowId, socket } = launched;
-    await server.sizeNewSession(windowId, cols, rows);
     return { server, paneId, windowId, socket: socket === "" ? undefined : socket, home, gate, died };
   } catch (error) {
     await server.run(["kill-server"]).catch(() => undefined);
