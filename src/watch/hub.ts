@@ -9,6 +9,7 @@ import { instanceId } from "../observe/instance.js";
 import { loadCursorKey } from "../observe/key.js";
 import type { PaneObserver } from "../observe/pane.js";
 import type { ControlClientOptions } from "../tmux/client.js";
+import { TmuxFormat } from "../tmux/format.js";
 import type { SessionRegistryOptions } from "../tmux/sessions.js";
 import { validatePaneId, type TmuxServer } from "../tmux/server.js";
 import { PaneWatch } from "./pane-watch.js";
@@ -99,7 +100,7 @@ export class Hub {
       return fromCursor;
     }
     if (paneId !== undefined) return validatePaneId(paneId);
-    const [active] = await this.server.run(["display-message", "-p", "#{pane_id}"]);
+    const active = (await this.server.display(undefined, new TmuxFormat({ paneId: "pane_id" })))?.paneId;
     if (!active) throw new PanescopeError("unknown-pane", "tmux reports no active pane: pass paneId (list_panes shows them)");
     return active;
   }
@@ -201,8 +202,8 @@ export class Hub {
     if (generation.pid !== serverPid || generation.startTime !== serverStart) return "server-restarted";
     // display-message may fall back to another pane when the target is gone (tmux 3.3a prints an
     // empty line for `-t %99`), so compare the id it reports.
-    const alive = await this.server.run(["display-message", "-p", "-t", paneId, "#{pane_id}"]).then(
-      ([id]) => id === paneId,
+    const alive = await this.server.display(paneId, new TmuxFormat({ paneId: "pane_id" })).then(
+      (found) => found?.paneId === paneId,
       () => false,
     );
     return alive ? "evicted" : undefined;

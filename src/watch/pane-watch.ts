@@ -3,6 +3,7 @@
 import { isPanescopeError } from "../errors.js";
 import type { ControlClient } from "../tmux/client.js";
 import type { ControlEvent } from "../tmux/events.js";
+import { expandTabs } from "../tmux/capture.js";
 import { parseLayout } from "../tmux/layout.js";
 import { PaneObserver, type PaneIdentity } from "../observe/pane.js";
 import type { MissedReason } from "../observe/delta.js";
@@ -132,8 +133,9 @@ export class PaneWatch {
     const state = probe.state.alternate
       ? { lines: probe.state.alternate.lines, cursorX: probe.state.cursorX, cursorY: probe.state.cursorY }
       : probe.state;
-    // capture-pane -e: drop SGR sequences and trailing blanks to compare text as rows show it.
-    const theirs = state.lines.slice(-probe.state.rows).map((line) => line.replace(/\x1b\[[0-9;:]*m/g, "").replace(/ +$/, ""));
+    // capture-pane -e: drop SGR sequences and trailing blanks to compare text as rows show it
+    // (and tabs, which tmux 3.6+ keeps in a capture).
+    const theirs = state.lines.slice(-probe.state.rows).map((line) => expandTabs(line.replace(/\x1b\[[0-9;:]*m/g, "")).replace(/ +$/, ""));
     return (
       ours.screen.cols === probe.state.cols &&
       ours.screen.rows === probe.state.rows &&

@@ -3,27 +3,29 @@
 // atomically: nothing the pane prints falls between the capture and the resumed stream.
 import { PanescopeError } from "../errors.js";
 import type { PaneState } from "../observe/seed.js";
+import { TmuxFormat } from "../tmux/format.js";
 
-const FIELDS = [
-  "pane_id",
-  "pane_pid",
-  "pane_width",
-  "pane_height",
-  "cursor_x",
-  "cursor_y",
-  "alternate_on",
-  "alternate_saved_x",
-  "alternate_saved_y",
-  "scroll_region_upper",
-  "scroll_region_lower",
-  "history_size",
-  "pane_dead",
-  "pid",
-  "start_time",
-  "session_id",
-] as const;
+/** Numbers and ids only, so no tmux version is needed to read it; one nonce per process. */
+export const PROBE = new TmuxFormat({
+  paneId: "pane_id",
+  panePid: "pane_pid",
+  cols: "pane_width",
+  rows: "pane_height",
+  cursorX: "cursor_x",
+  cursorY: "cursor_y",
+  alternate: "alternate_on",
+  savedX: "alternate_saved_x",
+  savedY: "alternate_saved_y",
+  scrollTop: "scroll_region_upper",
+  scrollBottom: "scroll_region_lower",
+  history: "history_size",
+  dead: "pane_dead",
+  serverPid: "pid",
+  serverStart: "start_time",
+  sessionId: "session_id",
+});
 
-export const PROBE_FORMAT = FIELDS.map((field) => `#{${field}}`).join(" ");
+const LIVENESS = new TmuxFormat({ paneId: "pane_id", panePid: "pane_pid", dead: "pane_dead" });
 
 export interface PaneProbe {
   paneId: string;
@@ -45,7 +47,7 @@ export function seedCommands(paneId: string): string[][] {
     ["refresh-client", "-A", `${paneId}:pause`],
     ["capture-pane", "-a", "-q", "-p", "-e", "-N", "-t", paneId],
     ["capture-pane", "-p", "-e", "-N", "-S", "-", "-E", "-", "-t", paneId],
-    ["display-message", "-p", "-t", paneId, PROBE_FORMAT],
+    ["display-message", "-p", "-t", paneId, PROBE.text],
     ["refresh-client", "-A", `${paneId}:continue`],
   ];
 }
@@ -65,43 +67,43 @@ function integer(value: string | undefined, field: string): number {
 
 /** Reads the replies of probeCommands (saved screen, capture, display). */
 export function parseProbe([saved, capture, display]: string[][]): PaneProbe {
-  const values = (display?.[0] ?? "").split(" ");
-  const field = (name: (typeof FIELDS)[number]): string | undefined => values[FIELDS.indexOf(name)];
-  const cols = integer(field("pane_width"), "pane_width");
-  const rows = integer(field("pane_height"), "pane_height");
-  const history = integer(field("history_size"), "history_size");
+  const f = PROBE.parseOne(display ?? []);
+  if (f === undefined) throw new PanescopeError("protocol", "tmux printed no pane state for the probe: is the pane gone?");
+  const cols = integer(f.cols, "pane_width");
+  const rows = integer(f.rows, "pane_height");
+  const history = integer(f.history, "history_size");
   const lines = capture ?? [];
-  const alternate = field("alternate_on") === "1";
+  const alternate = f.alternate === "1";
   const state: PaneState = {
     cols,
     rows,
     lines: alternate ? [...lines.slice(0, history), ...(saved ?? []).slice(0, rows)] : lines,
-    cursorX: integer(field("cursor_x"), "cursor_x"),
-    cursorY: integer(field("cursor_y"), "cursor_y"),
-    scrollTop: integer(field("scroll_region_upper"), "scroll_region_upper"),
-    scrollBottom: integer(field("scroll_region_lower"), "scroll_region_lower"),
+    cursorX: integer(f.cursorX, "cursor_x"),
+    cursorY: integer(f.cursorY, "cursor_y"),
+    scrollTop: integer(f.scrollTop, "scroll_region_upper"),
+    scrollBottom: integer(f.scrollBottom, "scroll_region_lower"),
   };
   if (alternate) {
     state.alternate = {
       lines: lines.slice(history),
-      savedX: integer(field("alternate_saved_x"), "alternate_saved_x"),
-      savedY: integer(field("alternate_saved_y"), "alternate_saved_y"),
+      savedX: integer(f.savedX, "alternate_saved_x"),
+      savedY: integer(f.savedY, "alternate_saved_y"),
     };
   }
   return {
-    paneId: field("pane_id") ?? "",
-    panePid: integer(field("pane_pid"), "pane_pid"),
-    sessionId: field("session_id") ?? "",
-    serverPid: integer(field("pid"), "pid"),
-    serverStart: integer(field("start_time"), "start_time"),
-    dead: field("pane_dead") === "1",
+    paneId: f.paneId,
+    panePid: integer(f.panePid, "pane_pid"),
+    sessionId: f.sessionId,
+    serverPid: integer(f.serverPid, "pid"),
+    serverStart: integer(f.serverStart, "start_time"),
+    dead: f.dead === "1",
     state,
   };
 }
 
 /** Whether a pane still exists, its process, and whether that process exited: one short reply. */
 export function livenessCommand(paneId: string): string[] {
-  return ["display-message", "-p", "-t", paneId, "#{pane_id} #{pane_pid} #{pane_dead}"];
+  return ["display-message", "-p", "-t", paneId, LIVENESS.text];
 }
 
 export interface Liveness {
@@ -111,7 +113,7 @@ export interface Liveness {
   dead: boolean;
 }
 
-export function parseLiveness(paneId: string, [line]: string[]): Liveness {
-  const [id, pid, dead] = (line ?? "").split(" ");
-  return { exists: id === paneId, panePid: Number(pid), dead: dead === "1" };
+export function parseLiveness(paneId: string, lines: string[]): Liveness {
+  const f = LIVENESS.parseOne(lines);
+  return { exists: f?.paneId === paneId, panePid: Number(f?.panePid), dead: f?.dead === "1" };
 }

@@ -2,6 +2,7 @@
 // mode fails — a PollWatch over one-shot capture-pane; and, later, the stream again.
 import { PanescopeError, isPanescopeError, messageOf } from "../errors.js";
 import type { ControlClientOptions } from "../tmux/client.js";
+import { TmuxFormat } from "../tmux/format.js";
 import { SessionRegistry, type SessionLease, type SessionRegistryOptions } from "../tmux/sessions.js";
 import type { TmuxServer } from "../tmux/server.js";
 import { PaneWatch, type PaneWatchOptions } from "./pane-watch.js";
@@ -117,8 +118,8 @@ export class WatchStarter {
 
   private async sessionOf(paneId: string): Promise<string> {
     try {
-      const [session] = await this.options.server.run(["display-message", "-p", "-t", paneId, "#{session_id}"]);
-      if (session) return session;
+      const found = await this.options.server.display(paneId, new TmuxFormat({ paneId: "pane_id", session: "session_id" }));
+      if (found?.paneId === paneId && found.session !== "") return found.session;
     } catch (error) {
       if (!isPanescopeError(error, "command-failed")) throw error;
     }

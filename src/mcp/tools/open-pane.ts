@@ -2,12 +2,12 @@
 // use; the session is created detached if missing. Remembers the panes it opened for close_pane.
 import { z } from "zod";
 import { isPanescopeError, PanescopeError } from "../../errors.js";
+import { TmuxFormat } from "../../tmux/format.js";
 import { ANNOTATIONS, type ToolRegistrar } from "../context.js";
 import { fail, ok } from "../results.js";
 import { requireSendable } from "../strings.js";
 
 export const DEFAULT_SESSION = "panescope";
-const PANE_FORMAT = "#{pane_id} #{pane_pid}";
 
 const DESCRIPTION = `Start a command in a new tmux pane and return its paneId, to watch with capture_since / wait_for and drive with send_keys.
 
@@ -59,10 +59,11 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
             throw error;
           },
         );
+        const format = new TmuxFormat({ paneId: "pane_id", pid: "pane_pid" });
         const common = [
           ...(input.cwd === undefined ? [] : ["-c", input.cwd]),
           ...Object.entries(input.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
-          "-P", "-F", PANE_FORMAT,
+          "-P", "-F", format.text,
         ];
         const command = input.command === undefined ? [] : ["--", input.command];
         let args: string[];
@@ -75,12 +76,14 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         } else {
           args = ["new-window", "-d", "-t", `=${session}:`, ...common, ...command];
         }
-        const [line = ""] = await ctx.server.run(args);
-        const m = /^(%\d+) (\d+)$/.exec(line);
-        if (m === null || m[1] === undefined) throw new PanescopeError("protocol", `tmux did not report the new pane (got ${JSON.stringify(line.slice(0, 80))})`);
-        const paneId = m[1];
-        const pid = Number(m[2]);
-        if (exists && input.split === undefined && (input.cols !== undefined || input.rows !== undefined)) {
+        const [created] = await ctx.server.query(args, format);
+        if (created === undefined || !/^%\d+$/.test(created.paneId) || !/^\d+$/.test(created.pid)) {
+          throw new PanescopeError("protocol", `tmux did not report the new pane (got ${JSON.stringify(created)})`);
+        }
+        const { paneId } = created;
+        const pid = Number(created.pid);
+        if (!exists) await ctx.server.sizeNewSession(paneId, input.cols ?? 80, input.rows ?? 24);
+        else if (input.split === undefined && (input.cols !== undefined || input.rows !== undefined)) {
           await ctx.server.run(["resize-window", "-t", paneId, ...(input.cols === undefined ? [] : ["-x", String(input.cols)]), ...(input.rows === undefined ? [] : ["-y", String(input.rows)])]);
         }
         ctx.opened.set(paneId, { paneId, pid });
