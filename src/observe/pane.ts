@@ -2,7 +2,7 @@
 // (rows) — answering "what changed since this cursor" in both forms. Knows nothing of tmux or MCP.
 import { PanescopeError } from "../errors.js";
 import { decodeCursor, encodeCursor, type CursorFields } from "./cursor.js";
-import type { Delta, MissedReason, ReadLimits, Row } from "./delta.js";
+import type { Delta, MissedReason, PaneExit, ReadLimits, Row } from "./delta.js";
 import { RawStream } from "./raw.js";
 import { RowTracker } from "./rows.js";
 import { Screen, DEFAULT_SCROLLBACK } from "./screen.js";
@@ -69,6 +69,8 @@ export class PaneObserver {
   private readonly predecessor: MissedReason | undefined;
   private readonly wakeup = new Wakeup();
   private closedFlag = false;
+  /** How the program ended, when tmux said (remain-on-exit panes keep it). */
+  private exit: PaneExit | undefined;
   private streamingFlag = true;
   /** Set when the emulator's queue was dropped: the screen waits for a reseed, raw goes on. */
   private stale = false;
@@ -103,6 +105,16 @@ export class PaneObserver {
   /** The render sequence: every cursor this observer issued carries at most this. */
   get sequence(): number {
     return this.seq;
+  }
+
+  /** Readers waiting for news now (an observer with waiters is not retired). */
+  get waiting(): number {
+    return this.wakeup.size;
+  }
+
+  /** How the pane's program ended, once closed and known. */
+  get exitInfo(): PaneExit | undefined {
+    return this.closedFlag ? this.exit : undefined;
   }
 
   /** Bytes received and not yet applied by the emulator (bounded by MAX_SCREEN_BACKLOG). */
@@ -217,7 +229,8 @@ export class PaneObserver {
   }
 
   /** The pane's process exited or the pane is gone: the final screen stays readable. */
-  markClosed(): void {
+  markClosed(exit?: PaneExit): void {
+    if (exit && (exit.status !== undefined || exit.signal !== undefined)) this.exit ??= exit;
     if (this.closedFlag) return;
     this.closedFlag = true;
     this.notify();
@@ -397,6 +410,7 @@ export class PaneObserver {
       missedBytes,
       ...(why ? { reason: why } : {}),
       closed: this.closedFlag,
+      ...(this.closedFlag && this.exit ? { exit: this.exit } : {}),
       streaming: this.streamingFlag,
       truncated: limited.truncated,
     };
@@ -427,6 +441,7 @@ export class PaneObserver {
       missedBytes: 0,
       ...(reason ? { reason } : {}),
       closed: this.closedFlag,
+      ...(this.closedFlag && this.exit ? { exit: this.exit } : {}),
       streaming: this.streamingFlag,
       truncated: limited.truncated,
     };

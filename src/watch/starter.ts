@@ -13,6 +13,11 @@ export interface Entry {
   /** The control client behind a PaneWatch (none while polling). */
   lease?: SessionLease;
   retired?: boolean;
+  /** A follow (follow.ts) in progress, and whether another was asked for meanwhile. */
+  following?: Promise<void> | undefined;
+  followAgain?: boolean;
+  /** Set by a follow: this watch cannot go on (the server restarted, another process in the pane). */
+  replace?: "server-restarted" | "respawned";
 }
 
 export type After = NonNullable<PaneWatchOptions["after"]>;
@@ -28,6 +33,8 @@ export interface StarterOptions {
   retryStreamingMs?: number;
   pollIntervalMs?: number;
   warn: (message: string) => void;
+  /** Passed to every PaneWatch: its pane may have left the session its client sees. */
+  onDisplaced?: PaneWatchOptions["onDisplaced"];
 }
 
 /** Failures of control mode itself; the pane may still be readable through one-shot commands. */
@@ -85,18 +92,25 @@ export class WatchStarter {
     return true;
   }
 
+  /** A control client for `session` (a session id), held until the lease is released. */
+  async lease(session: string): Promise<SessionLease> {
+    let lease = await this.sessions.acquire(session);
+    if (lease.client.closed) {
+      lease.release();
+      await lease.client.exited;
+      lease = await this.sessions.acquire(session);
+    }
+    return lease;
+  }
+
   async closeAll(): Promise<void> {
     await this.sessions.closeAll();
   }
 
   private async stream(paneId: string, session: string, after: After | undefined): Promise<Entry> {
-    let lease = await this.sessions.acquire(session);
-    if (lease.client.closed) {
-      // A client whose tmux just ended (server restarted) that the registry has not dropped yet.
-      lease.release();
-      await lease.client.exited;
-      lease = await this.sessions.acquire(session);
-    }
+    // A client whose tmux just ended (server restarted) that the registry has not dropped yet is
+    // replaced by lease().
+    const lease = await this.lease(session);
     try {
       const watch = await PaneWatch.start(lease.client, paneId, this.watchOptions(after));
       return { watch, lease };
@@ -112,6 +126,8 @@ export class WatchStarter {
       instance: this.options.instance,
       ...(this.options.scrollback === undefined ? {} : { scrollback: this.options.scrollback }),
       ...(this.options.ringBytes === undefined ? {} : { ringBytes: this.options.ringBytes }),
+      ...(this.options.onDisplaced ? { onDisplaced: this.options.onDisplaced } : {}),
+      log: (line) => this.options.warn(`panescope: ${line}`),
       ...(after ? { after } : {}),
     };
   }

@@ -9,8 +9,10 @@ const display = (fields: Record<string, string>): string => tmuxPrints(PROBE.tex
 
 describe("probe", () => {
   it("the seed recipe pauses first and continues last, with -q so a missing alternate screen is no error", () => {
-    const commands = seedCommands("%4");
+    const commands = seedCommands("%4", 1000);
     expect(commands[0]).toEqual(["refresh-client", "-A", "%4:pause"]);
+    // Only the history the replica keeps: a pane with 200k lines of it must not be captured whole.
+    expect(commands[2]).toEqual(expect.arrayContaining(["-S", "-1000"]));
     expect(commands.at(-1)).toEqual(["refresh-client", "-A", "%4:continue"]);
     expect(commands[1]).toContain("-q");
   });
@@ -19,7 +21,7 @@ describe("probe", () => {
     const line = display({ pane_id: "%4", pane_pid: "77", pane_width: "10", pane_height: "2", cursor_x: "3", cursor_y: "1", history_size: "1", pid: "9", start_time: "100", session_id: "$0", scroll_region_lower: "1" });
     const probe = parseProbe([[""], ["old", "a", "b"], [line]]);
     expect(probe).toMatchObject({ paneId: "%4", panePid: 77, serverPid: 9, serverStart: 100, dead: false, sessionId: "$0" });
-    expect(probe.state).toEqual({ cols: 10, rows: 2, lines: ["old", "a", "b"], cursorX: 3, cursorY: 1, scrollTop: 0, scrollBottom: 1 });
+    expect(probe.state).toMatchObject({ cols: 10, rows: 2, lines: ["old", "a", "b"], cursorX: 3, cursorY: 1, scrollTop: 0, scrollBottom: 1 });
   });
 
   it("reads an alternate screen: history plus the saved normal screen, then the alternate rows", () => {

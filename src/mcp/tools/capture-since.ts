@@ -30,9 +30,9 @@ function outputShape(): z.ZodRawShape {
     missed: z.boolean().describe("True when some output between the cursor and now is not in this answer; see reason."),
     missedBytes: z.number().int().describe("How many bytes were lost, when known (0 if unknown)."),
     reason: z
-      .enum(["overflow", "paused", "restarted", "server-restarted", "respawned", "evicted", "not-streaming"])
+      .enum(["overflow", "paused", "restarted", "server-restarted", "respawned", "evicted", "moved", "not-streaming"])
       .optional()
-      .describe("Why output was missed: overflow (fell too far behind), paused (tmux dropped output), restarted (panescope restarted), server-restarted (tmux restarted), respawned (pane's process replaced), evicted (watch stopped while idle), not-streaming (polling fallback)."),
+      .describe("Why output was missed: overflow (fell too far behind), paused (tmux dropped output), restarted (panescope restarted), server-restarted (tmux restarted), respawned (pane's process replaced), evicted (watch stopped while idle), moved (the pane moved to another session, or panescope's view of it was detached; followed), not-streaming (polling fallback)."),
     closed: z.boolean().describe("True when the pane is gone or its program has exited; the final screen stays readable."),
     streaming: z.boolean().describe("False when answers come from polling capture-pane instead of tmux's live stream."),
     truncated: z
