@@ -11,6 +11,7 @@ import type { StripState } from "./strip.js";
 import { applyLimits } from "./limits.js";
 import { BreakLog } from "./breaks.js";
 import { Wakeup } from "./wakeup.js";
+import type { WidthPolicy } from "./width-rules.js";
 
 /** What a cursor binds besides the stream position. */
 export interface PaneIdentity {
@@ -34,6 +35,8 @@ export interface PaneObserverOptions {
   startSeq?: number;
   /** Why there is a predecessor whose cursors this observer cannot continue (e.g. "evicted"). */
   predecessor?: MissedReason;
+  /** Character widths of the tmux in use (default: xterm's Unicode 11). */
+  widths?: WidthPolicy;
 }
 
 /** How long a read waits for the emulator to catch up with a flood before answering with less. */
@@ -46,6 +49,7 @@ export class PaneObserver {
   private readonly key: Uint8Array;
   private readonly raw: RawStream;
   private readonly scrollback: number;
+  private readonly widths: WidthPolicy | undefined;
   private screen: Screen;
   private tracker = new RowTracker();
   /** Offset of the last byte the screen has applied, and the sequence of the last row change. */
@@ -66,7 +70,8 @@ export class PaneObserver {
     this.applied = this.raw.base;
     this.seq = options.startSeq ?? 0;
     this.predecessor = options.predecessor;
-    this.screen = new Screen({ cols: options.cols, rows: options.rows, scrollback: this.scrollback });
+    this.widths = options.widths;
+    this.screen = new Screen({ cols: options.cols, rows: options.rows, scrollback: this.scrollback, widths: this.widths });
     this.refresh();
   }
 
@@ -127,7 +132,7 @@ export class PaneObserver {
   private replaceScreen(state: PaneState): void {
     const lineBase = this.screen.top + this.screen.rows;
     this.screen.dispose();
-    this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase });
+    this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase, widths: this.widths });
     this.tracker = new RowTracker(lineBase);
     this.trackedTop = lineBase;
     // The capture holds the effect of every byte received so far (writes queued on the old screen too).

@@ -6,6 +6,7 @@ import type { ControlEvent } from "../tmux/events.js";
 import { parseLayout } from "../tmux/layout.js";
 import { PaneObserver, type PaneIdentity } from "../observe/pane.js";
 import type { MissedReason } from "../observe/delta.js";
+import type { WidthPolicy } from "../observe/width-rules.js";
 import { livenessCommand, parseLiveness, parseProbe, seedCommands, probeCommands, type PaneProbe } from "./probe.js";
 import { ReflowCheck } from "./reflow.js";
 
@@ -16,6 +17,8 @@ export interface PaneWatchOptions {
   ringBytes?: number;
   /** Continue numbering after an observer this one replaces, and name why its cursors are void. */
   after?: { offset: number; seq: number; reason: MissedReason };
+  /** Character widths of the tmux in use (watch/widths.ts). */
+  widths?: WidthPolicy;
 }
 
 /** What a check on read found: still the same process, gone/exited, or a new process in the pane. */
@@ -293,6 +296,7 @@ export function observerFor(paneId: string, probe: PaneProbe, options: PaneWatch
     key: options.key,
     ...(options.scrollback === undefined ? {} : { scrollback: options.scrollback }),
     ...(options.ringBytes === undefined ? {} : { ringBytes: options.ringBytes }),
+    ...(options.widths === undefined ? {} : { widths: options.widths }),
     ...(options.after
       ? { startOffset: options.after.offset + 1, startSeq: options.after.seq + 1, predecessor: options.after.reason }
       : {}),
