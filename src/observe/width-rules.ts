@@ -46,6 +46,7 @@ export function widthPolicy(facts: WidthFacts): WidthPolicy {
       count++;
     }
   }
+  markSpecial(table);
   // Before 3.4 VS16 is an ordinary zero-width character; 3.4 and 3.5 always widen with it.
   const vsWide = rules === "3.6" || rules === "3.7" ? (facts.vsAlwaysWide ?? true) : rules === "3.4";
   return {
@@ -53,9 +54,28 @@ export function widthPolicy(facts: WidthFacts): WidthPolicy {
     rules,
     checked: learned?.checked ?? count,
     learned: count,
-    widthOf: (cp) => table[cp] ?? 1,
+    widthOf: (cp) => (table[cp] ?? 1) & WIDTH_MASK,
     providerFor: (cellBefore) => new TmuxWidths(rules, table, vsWide, cellBefore),
   };
+}
+
+const WIDTH_MASK = 3;
+/** Marks, in a width table, a code point some rule looks at: it never takes the fast path. */
+const SPECIAL = 4;
+
+function markSpecial(table: Uint8Array): void {
+  const mark = (first: number, last: number): void => {
+    for (let cp = first; cp <= last; cp++) table[cp] = (table[cp] ?? 0) | SPECIAL;
+  };
+  mark(0x1100, 0x11ff); // Hangul jamo
+  mark(0x200d, 0x200d); // ZWJ
+  mark(0x3164, 0x3164); // Hangul filler
+  mark(0xa960, 0xa97f);
+  mark(0xd7b0, 0xd7ff);
+  mark(0xfe0f, 0xfe0f); // VS16
+  mark(0x1f1e6, 0x1f1ff); // regional indicators
+  mark(0x1f3fb, 0x1f3ff); // skin tones
+  for (const cp of TONE_BASES) mark(cp, cp);
 }
 
 const ZWJ = 0x200d;
@@ -161,7 +181,14 @@ function cellState(cps: readonly number[], width: number): number {
 
 /** A new cell holding just `cp`. */
 function cell(cp: number, width: number): number {
-  return props(cellState([cp], width), width, false);
+  const state =
+    utf8Length(cp) |
+    (firstClass(cp) << FIRST_SHIFT) |
+    ((isRegional(cp) ? 1 : 0) << RI_SHIFT) |
+    (cp === ZWJ ? ZWJ_END : 0) |
+    (jamoClass(cp) << JAMO_SHIFT) |
+    (width << WIDTH_SHIFT);
+  return props(state, width, false);
 }
 
 /** The width tmux gives the cell `preceding` describes. */
@@ -213,12 +240,18 @@ export class TmuxWidths implements IUnicodeVersionProvider {
   wcwidth(cp: number): 0 | 1 | 2 {
     if (cp < 0x20) return 0;
     if (cp < 0x7f) return 1;
-    return (this.table[cp] ?? 1) as 0 | 1 | 2;
+    return ((this.table[cp] ?? 1) & WIDTH_MASK) as 0 | 1 | 2;
   }
 
   charProperties(cp: number, preceding: number): number {
     if (cp >= 0x20 && cp < 0x7f) return ASCII; // the hot path: no table, no state
-    const width = this.wcwidth(cp);
+    const entry = this.table[cp] ?? 1;
+    // The next hottest (CJK, most symbols): a character no rule looks at, with a width, after a
+    // known cell that does not end in a ZWJ, is a cell of its own.
+    if (entry !== 0 && entry < SPECIAL && preceding !== 0 && ((preceding >> 3) & ZWJ_END) === 0) {
+      return props(utf8Length(cp) | (entry << WIDTH_SHIFT), entry, false);
+    }
+    const width = entry & WIDTH_MASK;
     switch (this.rules) {
       case "3.2":
         return this.oldest(cp, width, preceding, false);
