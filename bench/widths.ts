@@ -4,7 +4,7 @@
 // Rates are per CPU second of this process (xterm parses here), robust to a busy machine.
 // Usage alone: npx tsx bench/widths.ts
 import { Screen } from "../src/observe/screen.js";
-import { widthPolicy, type WidthPolicy } from "../src/observe/width-rules.js";
+import { widthPolicy, type WidthPolicy } from "../src/observe/width-policy.js";
 import { median, type Result } from "./lib/format.js";
 
 /** Lines of text, each ending in CRLF, cycling through `pieces`, about `bytes` long in all. */

@@ -11,7 +11,7 @@ import type { StripState } from "./strip.js";
 import { applyLimits } from "./limits.js";
 import { BreakLog } from "./breaks.js";
 import { Wakeup } from "./wakeup.js";
-import type { WidthPolicy } from "./width-rules.js";
+import type { WidthPolicy } from "./width-policy.js";
 
 /** What a cursor binds besides the stream position. */
 export interface PaneIdentity {

@@ -6,7 +6,7 @@ import type { IBufferLine, IMarker, Terminal as XTerminal } from "@xterm/headles
 import type { ScreenSnapshot } from "./snapshot.js";
 import { wake, type Feedable } from "./feeder.js";
 import { lineStyles, lineToAnsi } from "./style.js";
-import type { WidthPolicy } from "./width-rules.js";
+import type { WidthPolicy } from "./width-policy.js";
 
 const { Terminal } = xtermHeadless;
 

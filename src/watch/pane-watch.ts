@@ -6,7 +6,7 @@ import type { ControlEvent } from "../tmux/events.js";
 import { parseLayout } from "../tmux/layout.js";
 import { PaneObserver, type PaneIdentity } from "../observe/pane.js";
 import type { MissedReason } from "../observe/delta.js";
-import type { WidthPolicy } from "../observe/width-rules.js";
+import type { WidthPolicy } from "../observe/width-policy.js";
 import { livenessCommand, parseLiveness, parseProbe, seedCommands, probeCommands, type PaneProbe } from "./probe.js";
 import { ReflowCheck } from "./reflow.js";
 

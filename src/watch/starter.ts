@@ -4,7 +4,7 @@ import { PanescopeError, isPanescopeError, messageOf } from "../errors.js";
 import type { ControlClientOptions } from "../tmux/client.js";
 import { SessionRegistry, type SessionLease, type SessionRegistryOptions } from "../tmux/sessions.js";
 import type { TmuxServer } from "../tmux/server.js";
-import type { WidthPolicy } from "../observe/width-rules.js";
+import type { WidthPolicy } from "../observe/width-policy.js";
 import { PaneWatch, type PaneWatchOptions } from "./pane-watch.js";
 import { PollWatch } from "./poll.js";
 import { WidthLearner } from "./widths.js";

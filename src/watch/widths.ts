@@ -3,7 +3,7 @@
 // (block sums first, then each code point of a block that differs from glibc's table).
 import { messageOf } from "../errors.js";
 import { probeBlocks } from "../observe/width-table.js";
-import { widthPolicy, type WidthFacts, type WidthPolicy } from "../observe/width-rules.js";
+import { widthPolicy, type WidthFacts, type WidthPolicy } from "../observe/width-policy.js";
 import { measureWidths, serverWidths, type RunTmux } from "../tmux/widths.js";
 
 export class WidthLearner {

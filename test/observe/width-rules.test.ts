@@ -3,7 +3,7 @@
 // the ASCII fast path.
 import { describe, expect, it } from "vitest";
 import { Screen } from "../../src/observe/screen.js";
-import { widthPolicy, type WidthFacts } from "../../src/observe/width-rules.js";
+import { widthPolicy, type WidthFacts } from "../../src/observe/width-policy.js";
 import { rulesFor } from "../../src/observe/width-table.js";
 import { KNOWN_DIFFERENCES, WIDTH_SAMPLES, columnsOf, versionNumber } from "../fidelity/width-samples.js";
 
