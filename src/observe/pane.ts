@@ -12,6 +12,7 @@ import { applyLimits } from "./limits.js";
 import { BreakLog } from "./breaks.js";
 import { HealLog } from "./heals.js";
 import { Wakeup } from "./wakeup.js";
+import type { WidthPolicy } from "./width-policy.js";
 
 /** What a cursor binds besides the stream position. */
 export interface PaneIdentity {
@@ -40,6 +41,8 @@ export interface PaneObserverOptions {
    * the caller takes tmux's screen again (reseed, "overflow"). Raw output is unaffected.
    */
   onStale?: () => void;
+  /** Character widths of the tmux in use (default: xterm's Unicode 11). */
+  widths?: WidthPolicy;
 }
 
 /** How long a read waits for the emulator to catch up with a flood before answering with less. */
@@ -58,6 +61,7 @@ export class PaneObserver {
   private readonly key: Uint8Array;
   private readonly raw: RawStream;
   private readonly scrollback: number;
+  private readonly widths: WidthPolicy | undefined;
   private screen: Screen;
   private tracker = new RowTracker();
   /** Offset of the last byte the screen has applied, and the sequence of the last row change. */
@@ -85,7 +89,8 @@ export class PaneObserver {
     this.seq = options.startSeq ?? 0;
     this.predecessor = options.predecessor;
     this.onStale = options.onStale;
-    this.screen = new Screen({ cols: options.cols, rows: options.rows, scrollback: this.scrollback });
+    this.widths = options.widths;
+    this.screen = new Screen({ cols: options.cols, rows: options.rows, scrollback: this.scrollback, widths: this.widths });
     this.refresh();
   }
 
@@ -165,7 +170,7 @@ export class PaneObserver {
     const history = Math.max(0, state.lines.length - state.rows);
     const lineBase = top - history;
     this.screen.dispose();
-    this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase });
+    this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase, widths: this.widths });
     this.applied = this.offset;
     this.screen.write(seedBytes(state), () => {
       // The tracker keeps what readers were shown at the same line numbers: the diff finds the fix.
@@ -188,7 +193,7 @@ export class PaneObserver {
   private replaceScreen(state: PaneState): void {
     const lineBase = this.screen.top + this.screen.rows;
     this.screen.dispose();
-    this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase });
+    this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase, widths: this.widths });
     this.tracker = new RowTracker(lineBase);
     this.trackedTop = lineBase;
     // The capture holds the effect of every byte received so far (writes queued on the old screen too).

@@ -11,6 +11,7 @@ import type { MissedReason, PaneExit } from "../observe/delta.js";
 import { Auditor } from "./audit.js";
 import { auditPane } from "./replica-check.js";
 import { livenessCommand, parseLiveness, parseProbe, seedCommands, type PaneProbe } from "./probe.js";
+import type { WidthPolicy } from "../observe/width-policy.js";
 
 export interface PaneWatchOptions {
   key: Uint8Array;
@@ -27,6 +28,8 @@ export interface PaneWatchOptions {
   onDisplaced?: (watch: PaneWatch) => void;
   /** Heals and other notable replica events, one line each. */
   log?: (line: string) => void;
+  /** Character widths of the tmux in use (watch/widths.ts). */
+  widths?: WidthPolicy;
 }
 
 /** What a check on read found: still the same process, gone/exited, or a new process in the pane. */
@@ -359,6 +362,7 @@ export function observerFor(paneId: string, probe: PaneProbe, options: PaneWatch
     ...(options.scrollback === undefined ? {} : { scrollback: options.scrollback }),
     ...(options.ringBytes === undefined ? {} : { ringBytes: options.ringBytes }),
     ...(onStale ? { onStale } : {}),
+    ...(options.widths === undefined ? {} : { widths: options.widths }),
     ...(options.after
       ? { startOffset: options.after.offset + 1, startSeq: options.after.seq + 1, predecessor: options.after.reason }
       : {}),

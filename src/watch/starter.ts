@@ -5,8 +5,10 @@ import type { ControlClientOptions } from "../tmux/client.js";
 import { TmuxFormat } from "../tmux/format.js";
 import { SessionRegistry, type SessionLease, type SessionRegistryOptions } from "../tmux/sessions.js";
 import type { TmuxServer } from "../tmux/server.js";
+import type { WidthPolicy } from "../observe/width-policy.js";
 import { PaneWatch, type PaneWatchOptions } from "./pane-watch.js";
 import { PollWatch } from "./poll.js";
+import { WidthLearner } from "./widths.js";
 
 export interface Entry {
   watch: PaneWatch | PollWatch;
@@ -42,8 +44,10 @@ const CONTROL_FAILURES = new Set(["tmux-exited", "timeout", "protocol", "command
 
 export class WatchStarter {
   private readonly sessions: SessionRegistry;
+  private readonly widths: WidthLearner;
 
   constructor(private readonly options: StarterOptions) {
+    this.widths = new WidthLearner(options.warn);
     // Watches re-seed on %pause themselves (the seed recipe resumes the pane): no auto-continue.
     this.sessions = new SessionRegistry({
       server: options.server,
@@ -62,8 +66,9 @@ export class WatchStarter {
       if (!isPanescopeError(error) || !CONTROL_FAILURES.has(error.kind)) throw error;
       const retryS = Math.round((this.options.retryStreamingMs ?? 30_000) / 1000);
       this.options.warn(`panescope: control mode unavailable for ${paneId} (${messageOf(error)}); polling capture-pane, retrying in ${retryS} s`);
+      const widths = await this.widths.policy((argv) => this.options.server.run(argv));
       const watch = await PollWatch.start(this.options.server, paneId, {
-        ...this.watchOptions(after),
+        ...this.watchOptions(after, widths),
         ...(this.options.pollIntervalMs === undefined ? {} : { intervalMs: this.options.pollIntervalMs }),
       });
       return { watch };
@@ -112,7 +117,8 @@ export class WatchStarter {
     // replaced by lease().
     const lease = await this.lease(session);
     try {
-      const watch = await PaneWatch.start(lease.client, paneId, this.watchOptions(after));
+      const widths = await this.widths.policy((argv) => lease.client.command(argv));
+      const watch = await PaneWatch.start(lease.client, paneId, this.watchOptions(after, widths));
       return { watch, lease };
     } catch (error) {
       lease.release();
@@ -120,8 +126,9 @@ export class WatchStarter {
     }
   }
 
-  private watchOptions(after: After | undefined): PaneWatchOptions {
+  private watchOptions(after: After | undefined, widths: WidthPolicy | undefined): PaneWatchOptions {
     return {
+      ...(widths ? { widths } : {}),
       key: this.options.key,
       instance: this.options.instance,
       ...(this.options.scrollback === undefined ? {} : { scrollback: this.options.scrollback }),
