@@ -24,8 +24,13 @@ export function describeScreen(screen: ScreenInfo): string {
 export function deltaHeader(delta: Delta, wait?: WaitReport): string {
   const parts = [`pane ${delta.paneId}`, describeScreen(delta.screen)];
   if (delta.first) parts.push("first read: whole screen");
+  if (delta.healed) parts.push(`healed rows ${delta.healed.map((line) => line - delta.screen.top).join(",")} from tmux's screen`);
   if (delta.missed) parts.push(`MISSED ${delta.missedBytes} bytes (${delta.reason ?? "unknown"})`);
-  if (delta.closed) parts.push("CLOSED");
+  if (delta.closed) {
+    const exit = delta.exit;
+    const how = exit ? [exit.status !== undefined && `exit ${exit.status}`, exit.signal !== undefined && `signal ${exit.signal}`].filter(Boolean).join(", ") : "";
+    parts.push(how === "" ? "CLOSED" : `CLOSED (${how})`);
+  }
   if (!delta.streaming) parts.push("not streaming (polled)");
   const { rows, rawChars } = delta.truncated;
   if (rows > 0 || rawChars > 0) parts.push(`truncated ${rows} rows, ${rawChars} raw chars`);

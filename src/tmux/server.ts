@@ -139,7 +139,17 @@ export interface PaneInfo {
   active: boolean;
   dead: boolean;
   alternate: boolean;
+  /**
+   * How the pane's program ended, when it did and someone recorded it: tmux (#{pane_dead_status},
+   * #{pane_dead_signal}, for a dead pane under remain-on-exit) or the pane itself (the
+   * `@panescope_status` option the wrapper of a pane panescope opened sets).
+   */
+  exitStatus?: number;
+  exitSignal?: string;
 }
+
+/** The pane option the wrapper of a pane panescope opened sets to its program's exit status. */
+export const STATUS_OPTION = "@panescope_status";
 
 /** Run one tmux command (argv, no shell); resolves to stdout split into lines. */
 function run(server: TmuxServer, args: readonly string[], options: RunOptions = {}): Promise<string[]> {
@@ -214,6 +224,9 @@ const PANE_FIELDS = {
   dead: "pane_dead",
   alternate: "alternate_on",
   path: "pane_current_path",
+  deadStatus: "pane_dead_status",
+  deadSignal: "pane_dead_signal",
+  heldStatus: STATUS_OPTION,
   command: { variable: "pane_current_command", programText: true },
   title: { variable: "pane_title", programText: true },
 } as const;
@@ -227,7 +240,15 @@ async function listPanes(server: TmuxServer, options: RunOptions = {}): Promise<
     windowId: f.windowId, windowIndex: Number(f.windowIndex), title: f.title, command: f.command, path: f.path,
     pid: Number(f.pid), cols: Number(f.cols), rows: Number(f.rows),
     active: f.active === "1", dead: f.dead === "1", alternate: f.alternate === "1",
+    ...exitFields(f.heldStatus || (f.dead === "1" ? f.deadStatus : ""), f.dead === "1" ? f.deadSignal : ""),
   }));
+}
+
+function exitFields(status: string, signal: string): { exitStatus?: number; exitSignal?: string } {
+  return {
+    ...(/^\d+$/.test(status) ? { exitStatus: Number(status) } : {}),
+    ...(signal !== "" && signal !== "0" ? { exitSignal: signal } : {}),
+  };
 }
 
 /** A pane id as tmux prints it (`%N`); anything else is a caller mistake. */

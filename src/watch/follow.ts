@@ -7,7 +7,7 @@ import { isPanescopeError } from "../errors.js";
 import type { PaneExit } from "../observe/delta.js";
 import type { PaneIdentity } from "../observe/pane.js";
 import { TmuxFormat } from "../tmux/format.js";
-import type { TmuxServer } from "../tmux/server.js";
+import { STATUS_OPTION, type TmuxServer } from "../tmux/server.js";
 
 export type Whereabouts =
   /** No tmux server answers: the pane is gone with it. */
@@ -28,6 +28,7 @@ const WHERE = new TmuxFormat({
   dead: "pane_dead",
   status: "pane_dead_status",
   signal: "pane_dead_signal",
+  held: STATUS_OPTION,
   serverPid: "pid",
   serverStart: "start_time",
 });
@@ -50,10 +51,12 @@ export async function locate(server: TmuxServer, paneId: string, identity: PaneI
   }
   if (Number(found.serverPid) !== identity.serverPid || Number(found.serverStart) !== identity.serverStart) return { kind: "server-restarted" };
   if (Number(found.panePid) !== identity.panePid) return { kind: "respawned" };
-  const dead = found.dead === "1";
+  const ended = found.held !== "";
+  const dead = found.dead === "1" || ended;
   const exit: PaneExit = {};
-  if (/^\d+$/.test(found.status)) exit.status = Number(found.status);
-  if (found.signal !== "" && found.signal !== "0") exit.signal = found.signal;
+  const status = ended ? found.held : found.status;
+  if (/^\d+$/.test(status)) exit.status = Number(status);
+  if (!ended && found.signal !== "" && found.signal !== "0") exit.signal = found.signal;
   return { kind: "here", sessionId: found.sessionId, dead, ...(dead && (exit.status !== undefined || exit.signal !== undefined) ? { exit } : {}) };
 }
 

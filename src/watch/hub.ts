@@ -85,8 +85,13 @@ export class Hub {
   }
 
   /** Panes watched now, and whether each streams (for diagnostics and tests). */
-  get watching(): { paneId: string; streaming: boolean; closed: boolean }[] {
-    return [...this.started].map(([paneId, entry]) => ({ paneId, streaming: entry.watch instanceof PaneWatch, closed: entry.watch.observer.closed }));
+  get watching(): { paneId: string; streaming: boolean; closed: boolean; heals: number }[] {
+    return [...this.started].map(([paneId, entry]) => ({
+      paneId,
+      streaming: entry.watch instanceof PaneWatch,
+      closed: entry.watch.observer.closed,
+      heals: entry.watch.observer.healCount,
+    }));
   }
 
   /** The pane a read is about: the cursor's, else the one named, else tmux's active pane. */

@@ -3,6 +3,7 @@
 // replica at rest, and says when the pane may have left its client's session (the hub follows it).
 import { isPanescopeError } from "../errors.js";
 import type { ControlClient } from "../tmux/client.js";
+import { STATUS_OPTION } from "../tmux/server.js";
 import type { ControlEvent } from "../tmux/events.js";
 import { parseLayout } from "../tmux/layout.js";
 import { PaneObserver, type PaneIdentity } from "../observe/pane.js";
@@ -46,10 +47,11 @@ type Mode = "dropping" | "recording" | "holding" | "live";
  * One subscription per control client, over every pane of its session. tmux 3.3a never reports a
  * dead pane through a single-pane subscription (`name:%1:#{pane_dead}` stays at 0 after the process
  * exits with remain-on-exit on), but the all-panes form `name:%*:…` does, within about a second.
- * pane_dead_signal is empty on 3.2a (no such format).
+ * pane_dead_signal is empty on 3.2a (no such format). A pane panescope opened keeps running after
+ * its program ends (mcp/pane-command.ts) and says how it ended in STATUS_OPTION: that is its end.
  */
 export const PANES_SUBSCRIPTION = "panescope_panes";
-const SUBSCRIBE = ["refresh-client", "-B", `${PANES_SUBSCRIPTION}:%*:#{pane_dead} #{pane_pid} #{pane_dead_status} #{pane_dead_signal}`];
+const SUBSCRIBE = ["refresh-client", "-B", `${PANES_SUBSCRIPTION}:%*:#{pane_dead} #{pane_pid} #{pane_dead_status} #{pane_dead_signal} #{${STATUS_OPTION}}`];
 
 export class PaneWatch {
   lastUsed = Date.now();
@@ -285,8 +287,9 @@ export class PaneWatch {
     const observer = this.observerRef;
     if (!observer || event.paneId !== this.paneId) return;
     if (event.name !== PANES_SUBSCRIPTION) return;
-    const [dead, pid, status, signal] = event.value.split(" ");
+    const [dead, pid, status, signal, held] = event.value.split(" ");
     if (pid !== undefined && pid !== "" && Number(pid) !== observer.identity.panePid) this.markRespawned();
+    else if (held !== undefined && held !== "") observer.markClosed(exitOf(held, undefined));
     else if (dead === "1") observer.markClosed(exitOf(status, signal));
   }
 

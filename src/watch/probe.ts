@@ -5,6 +5,7 @@ import { PanescopeError } from "../errors.js";
 import type { PaneExit } from "../observe/delta.js";
 import type { PaneState } from "../observe/seed.js";
 import { TmuxFormat } from "../tmux/format.js";
+import { STATUS_OPTION } from "../tmux/server.js";
 
 /** Numbers and ids only, so no tmux version is needed to read it; one nonce per process. */
 export const PROBE = new TmuxFormat({
@@ -23,6 +24,7 @@ export const PROBE = new TmuxFormat({
   dead: "pane_dead",
   deadStatus: "pane_dead_status",
   deadSignal: "pane_dead_signal",
+  heldStatus: STATUS_OPTION,
   windowId: "window_id",
   serverPid: "pid",
   serverStart: "start_time",
@@ -125,19 +127,22 @@ export function parseProbe([saved, capture, display]: string[][]): PaneProbe {
       savedY: integer(f.savedY, "alternate_saved_y"),
     };
   }
+  // A pane panescope opened is held open after its program ends, with the status in STATUS_OPTION.
+  const ended = f.heldStatus !== "";
   const exit: PaneExit = {};
-  if (/^\d+$/.test(f.deadStatus)) exit.status = Number(f.deadStatus);
-  if (f.deadSignal !== "" && f.deadSignal !== "0") exit.signal = f.deadSignal;
+  const status = ended ? f.heldStatus : f.deadStatus;
+  if (/^\d+$/.test(status)) exit.status = Number(status);
+  if (!ended && f.deadSignal !== "" && f.deadSignal !== "0") exit.signal = f.deadSignal;
   return {
     paneId: f.paneId,
     panePid: integer(f.panePid, "pane_pid"),
     sessionId: f.sessionId,
     windowId: f.windowId,
     historySize: integer(f.history, "history_size"),
-    ...(f.dead === "1" && (exit.status !== undefined || exit.signal !== undefined) ? { exit } : {}),
+    ...((f.dead === "1" || ended) && (exit.status !== undefined || exit.signal !== undefined) ? { exit } : {}),
     serverPid: integer(f.serverPid, "pid"),
     serverStart: integer(f.serverStart, "start_time"),
-    dead: f.dead === "1",
+    dead: f.dead === "1" || ended,
     state,
   };
 }

@@ -2,7 +2,7 @@
 // (../shared/tmux/each runs it on 3.2a–3.7c): session names, titles, command names and paths with
 // quotes, $, \, the text \037, #, ;, spaces, non-ASCII and control bytes come back exactly from
 // list_panes, capture_since (session lookup, probe, seed, stream), open_pane and the golden launch.
-import { mkdir, mkdtemp, readFile, readlink, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +31,19 @@ async function processOf(pid: number): Promise<{ argv0: string; cwd: string }> {
 }
 
 const texts = (delta: Capture): string[] => delta.rows.map((row) => row.text);
+
+/** argv[0] of the processes whose parent is `pid`. */
+async function childrenOf(pid: number): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last ")".
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (ppid === pid) found.push((await processOf(Number(entry))).argv0);
+  }
+  return found;
+}
 
 describe("hostile values", () => {
   it("round-trip exactly through list_panes, capture_since, open_pane and the golden launch", async () => {
@@ -76,7 +89,8 @@ describe("hostile values", () => {
       const opened = await mcp.call("open_pane", { cwd: dir, env: { NAME: ARGV0_CONTROL }, command: `exec bash -c 'exec -a "$NAME" cat'` });
       expect(opened.isError, JSON.stringify(opened.content)).toBeFalsy();
       const { paneId, pid: openedPid } = opened.structuredContent as { paneId: string; pid: number };
-      await waitFor(async () => (await processOf(openedPid)).argv0 === ARGV0_CONTROL, 5000, "the opened pane's program to start");
+      // The pane's process is open_pane's wrapper (it records the exit status); the command is its child.
+      await waitFor(async () => (await childrenOf(openedPid)).some((argv0) => argv0 === ARGV0_CONTROL), 5000, "the opened pane's program to start");
       const command = (await test.server.version()).storesNamesEncoded ? "" : ARGV0_CONTROL;
       await waitFor(async () => (await listed()).some((p) => p.paneId === paneId && p.command !== "bash"), 5000, "tmux to see the new command");
       expect((await listed()).find((p) => p.paneId === paneId)).toMatchObject({ session: "panescope", command, path: dir, pid: openedPid, opened: true });

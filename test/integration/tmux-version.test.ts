@@ -34,7 +34,9 @@ describe("tmux version", () => {
 
   it.skipIf(!existsSync(CLI))("an older tmux is refused at start by the MCP server, the demo and golden, naming its version", async () => {
     const run = promisify(execFile);
-    const env = { ...process.env, PATH: `${fakeDir}:${process.env.PATH ?? ""}` };
+    // Not PANESCOPE_TMUX: ../shared/tmux/each sets it, and it would win over the fake on PATH.
+    const { PANESCOPE_TMUX: _unused, ...inherited } = process.env;
+    const env = { ...inherited, PATH: `${fakeDir}:${process.env.PATH ?? ""}` };
     const refused = (args: string[]) => run(process.execPath, [CLI, ...args], { env, timeout: 20_000 }).then(
       () => ({ code: 0, stderr: "" }),
       (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),

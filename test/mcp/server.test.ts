@@ -178,7 +178,7 @@ describe("policy", () => {
     expect(sizes).toContain(`${String(split.structuredContent?.paneId)} 50x4`);
     const panes = (await mcp.call("list_panes")).structuredContent?.panes as { paneId: string; opened: boolean }[];
     expect(panes.filter((p) => p.opened).map((p) => p.paneId).sort()).toEqual([id, String(split.structuredContent?.paneId)].sort());
-    expect((await mcp.call("close_pane", { paneId: id })).structuredContent).toEqual({ paneId: id, openedByPanescope: true });
+    expect((await mcp.call("close_pane", { paneId: id })).structuredContent).toEqual({ paneId: id, openedByPanescope: true, ended: false });
     expect(await test.run(["list-panes", "-a", "-F", "#{pane_id}"])).not.toContain(id);
   });
 });

@@ -34,6 +34,10 @@ function outputShape(): z.ZodRawShape {
       .optional()
       .describe("Why output was missed: overflow (fell too far behind), paused (tmux dropped output), restarted (panescope restarted), server-restarted (tmux restarted), respawned (pane's process replaced), evicted (watch stopped while idle), moved (the pane moved to another session, or panescope's view of it was detached; followed), not-streaming (polling fallback)."),
     closed: z.boolean().describe("True when the pane is gone or its program has exited; the final screen stays readable."),
+    exit: z
+      .object({ status: z.number().int().optional().describe("Exit status."), signal: z.string().optional().describe("Signal that killed it.") })
+      .optional()
+      .describe("How the pane's program ended, when closed and known."),
     streaming: z.boolean().describe("False when answers come from polling capture-pane instead of tmux's live stream."),
     truncated: z
       .object({

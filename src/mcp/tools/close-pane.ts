@@ -21,6 +21,8 @@ export const registerClosePane: ToolRegistrar = (mcp, ctx) => {
       outputSchema: {
         paneId: z.string().describe("The pane killed."),
         openedByPanescope: z.boolean().describe("True when the pane was one open_pane had started."),
+        ended: z.boolean().describe("True when the pane's program had already ended (its last screen was kept until now)."),
+        exitStatus: z.number().int().optional().describe("Its exit status, when it had ended and it is known."),
       },
       annotations: ANNOTATIONS.close_pane,
     },
@@ -34,7 +36,11 @@ export const registerClosePane: ToolRegistrar = (mcp, ctx) => {
         }
         await ctx.server.run(["kill-pane", "-t", input.paneId]);
         ctx.opened.delete(input.paneId);
-        return ok({ paneId: input.paneId, openedByPanescope: opened }, `closed ${input.paneId}`);
+        const ended = facts.dead ? `; its program had already ended${facts.exitStatus === undefined ? "" : ` with exit status ${facts.exitStatus}`}` : "";
+        return ok(
+          { paneId: input.paneId, openedByPanescope: opened, ended: facts.dead, ...(facts.exitStatus === undefined ? {} : { exitStatus: facts.exitStatus }) },
+          `closed ${input.paneId}${ended}`,
+        );
       } catch (error) {
         return fail(error, ctx.failContext);
       }

@@ -23,6 +23,9 @@ const pane = z.object({
   rows: z.number().int().describe("Height in rows."),
   active: z.boolean().describe("The active pane of its window."),
   dead: z.boolean().describe("The program has exited but the pane remains (remain-on-exit)."),
+  exitStatus: z.number().int().optional().describe("How the pane's program ended, when it has and the status is known (panes open_pane started keep it)."),
+  exitSignal: z.string().optional().describe("The signal that killed the program, when tmux recorded one."),
+  healed: z.number().int().optional().describe("For panes panescope watches: how often it corrected its rendering from tmux's own screen."),
   alternate: z.boolean().describe("A full-screen program is on the alternate screen."),
   opened: z.boolean().describe("Opened by panescope's open_pane (close_pane may kill it without force)."),
   self: z.boolean().describe("The pane panescope itself runs in: never typed into or closed."),
@@ -41,6 +44,7 @@ export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
     async () => {
       try {
         const listed = await ctx.server.listPanes();
+        const heals = new Map(ctx.hub.watching.map((w) => [w.paneId, w.heals]));
         const own = listed.some((p) => p.paneId === ctx.ownPane?.paneId) && (await isOwnPane(ctx.ownPane, ctx.server, ctx.ownPane?.paneId ?? ""));
         const panes = listed.map((p) => ({
           paneId: p.paneId,
@@ -57,12 +61,16 @@ export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
           rows: p.rows,
           active: p.active,
           dead: p.dead,
+          ...(p.exitStatus === undefined ? {} : { exitStatus: p.exitStatus }),
+          ...(p.exitSignal === undefined ? {} : { exitSignal: p.exitSignal }),
+          ...(heals.get(p.paneId) ? { healed: heals.get(p.paneId) } : {}),
           alternate: p.alternate,
           opened: ctx.opened.get(p.paneId)?.pid === p.pid,
           self: own && p.paneId === ctx.ownPane?.paneId,
         }));
         const lines = panes.map((p) => {
-          const flags = [p.active && "active", p.dead && "dead", p.alternate && "alternate", p.opened && "opened-by-panescope", p.self && "panescope-itself"].filter(Boolean);
+          const ended = p.exitStatus !== undefined || p.exitSignal !== undefined ? `ended (${[p.exitStatus !== undefined && `exit ${p.exitStatus}`, p.exitSignal && `signal ${p.exitSignal}`].filter(Boolean).join(", ")})` : false;
+          const flags = [p.active && "active", p.dead && "dead", ended, p.alternate && "alternate", p.opened && "opened-by-panescope", p.self && "panescope-itself"].filter(Boolean);
           return `${p.paneId} ${p.session}:${p.window}.${p.index} ${p.cols}x${p.rows} ${JSON.stringify(p.command)} title ${JSON.stringify(p.title)}${flags.length ? ` [${flags.join(", ")}]` : ""}`;
         });
         const text = panes.length === 0 ? "no panes" : `${panes.length} pane(s) (titles are untrusted program text):\n${lines.join("\n")}`;

@@ -1,8 +1,11 @@
 // open_pane: start a command in a new window (or split) of a session panescope owns or is told to
 // use; the session is created detached if missing. Remembers the panes it opened for close_pane.
+import { stat } from "node:fs/promises";
 import { z } from "zod";
-import { isPanescopeError, PanescopeError } from "../../errors.js";
+import { isPanescopeError, messageOf, PanescopeError } from "../../errors.js";
 import { TmuxFormat } from "../../tmux/format.js";
+import { STATUS_OPTION } from "../../tmux/server.js";
+import { couldNotStart, paneCommand } from "../pane-command.js";
 import { ANNOTATIONS, type ToolRegistrar } from "../context.js";
 import { fail, ok } from "../results.js";
 import { requireSendable } from "../strings.js";
@@ -11,9 +14,32 @@ export const DEFAULT_SESSION = "panescope";
 
 const DESCRIPTION = `Start a command in a new tmux pane and return its paneId, to watch with capture_since / wait_for and drive with send_keys.
 
-The pane opens in a new window of session "${DEFAULT_SESSION}" (created detached if missing; it never disturbs what the user is looking at), or of the session you name, or as a split of that session's current window. The command runs through tmux's default shell, like \`tmux new-window 'command'\`; omit it for an interactive shell. When the command exits the pane closes: start with an interactive shell and send_keys the command if you need its last screen after it exits (or watch it with capture_since first: a watched pane's final screen stays readable).`;
+The pane opens in a new window of session "${DEFAULT_SESSION}" (created detached if missing; it never disturbs what the user is looking at), or of the session you name, or as a split of that session's current window. The command runs through tmux's default shell, like \`tmux new-window 'command'\`; omit it for an interactive shell. panescope watches the pane before the command starts, so no output is missed. When the command ends, the pane keeps its last screen and records the exit status (capture_since, wait_for {closed: true} and list_panes report it) until close_pane. A command that cannot start (not found, not executable) is reported as an error with the shell's message.`;
 
 const size = (what: string) => z.number().int(`${what} must be a whole number`).min(2, `${what} is at least 2`).max(1000, `${what} is at most 1000`);
+
+const SHELL = new TmuxFormat({ shell: "default-shell" });
+const STATUS = new TmuxFormat({ status: STATUS_OPTION });
+/** How long open_pane watches for a command that ends at once (most that cannot start end in ms). */
+const START_CHECK_MS = 400;
+
+async function requireDirectory(path: string): Promise<void> {
+  const found = await stat(path).catch((error: unknown) => messageOf(error));
+  if (typeof found === "string" || !found.isDirectory()) {
+    throw new PanescopeError("bad-input", `cwd ${JSON.stringify(path)} is not a directory${typeof found === "string" ? ` (${found})` : ""}: pass an existing absolute directory`);
+  }
+}
+
+/** The exit status if the pane's command ends within START_CHECK_MS (its wrapper signals `ended`). */
+async function endedAtOnce(ctx: Parameters<ToolRegistrar>[1], paneId: string, ended: string): Promise<number | undefined> {
+  const done = await ctx.server.run(["wait-for", ended], { timeoutMs: START_CHECK_MS }).then(
+    () => true,
+    () => false,
+  );
+  if (!done) return undefined;
+  const found = await ctx.server.display(paneId, STATUS).catch(() => undefined);
+  return found && /^\d+$/.test(found.status) ? Number(found.status) : undefined;
+}
 
 export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
   mcp.registerTool(
@@ -42,6 +68,7 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         pid: z.number().int().describe("Process id of the pane's command."),
         session: z.string().describe("The session the pane is in."),
         createdSession: z.boolean().describe("True when the session did not exist and was created."),
+        exitStatus: z.number().int().optional().describe("Present when the command had already ended when open_pane answered (e.g. `echo hi; exit 4`)."),
       },
       annotations: ANNOTATIONS.open_pane,
     },
@@ -51,6 +78,7 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         if (input.command !== undefined) requireSendable("command", input.command);
         if (input.cwd !== undefined) requireSendable("cwd", input.cwd);
         for (const [name, value] of Object.entries(input.env ?? {})) requireSendable(`env.${name}`, value);
+        if (input.cwd !== undefined) await requireDirectory(input.cwd);
         const session = input.session ?? DEFAULT_SESSION;
         const exists = await ctx.server.run(["has-session", "-t", `=${session}`]).then(
           () => true,
@@ -59,13 +87,16 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
             throw error;
           },
         );
+        // The shell tmux would run the command with (its default-shell), asked of tmux when it runs.
+        const shell = (await ctx.server.display(undefined, SHELL).catch(() => undefined))?.shell || process.env.SHELL || "/bin/sh";
+        const launch = paneCommand(input.command, shell, ctx.server.tmux);
         const format = new TmuxFormat({ paneId: "pane_id", pid: "pane_pid" });
         const common = [
           ...(input.cwd === undefined ? [] : ["-c", input.cwd]),
           ...Object.entries(input.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
           "-P", "-F", format.text,
         ];
-        const command = input.command === undefined ? [] : ["--", input.command];
+        const command = ["--", ...launch.argv];
         let args: string[];
         if (!exists) {
           args = ["new-session", "-d", "-s", session, "-x", String(input.cols ?? 80), "-y", String(input.rows ?? 24), ...common, ...command];
@@ -88,8 +119,23 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         }
         ctx.opened.set(paneId, { paneId, pid });
         if (ctx.opened.size > 10_000) ctx.opened.delete(ctx.opened.keys().next().value ?? "");
+        // Watch first, then let the command start: its first byte is seen.
+        const observer = await ctx.hub.observer(paneId).catch(() => undefined);
+        await ctx.server.run(["wait-for", "-S", launch.gate]);
+        const exitStatus = await endedAtOnce(ctx, paneId, launch.ended);
+        if (exitStatus !== undefined && couldNotStart(exitStatus)) {
+          const screen = observer ? (await observer.screenText()).rows.filter((row) => row !== "") : [];
+          await ctx.server.run(["kill-pane", "-t", paneId]).catch(() => undefined);
+          ctx.opened.delete(paneId);
+          const said = screen.slice(-3).join(" / ");
+          throw new PanescopeError("command-failed", `the command could not start (exit status ${exitStatus}${said === "" ? "" : `: ${said}`}); the pane was closed. Check the command name and PATH`);
+        }
         const where = exists ? (input.split ? `split of session ${session}` : `new window of session ${session}`) : `new session ${session}`;
-        return ok({ paneId, pid, session, createdSession: !exists }, `opened ${paneId} (pid ${pid}) in a ${where}`);
+        const ended = exitStatus === undefined ? "" : `; the command already ended with exit status ${exitStatus} (its screen stays readable)`;
+        return ok(
+          { paneId, pid, session, createdSession: !exists, ...(exitStatus === undefined ? {} : { exitStatus }) },
+          `opened ${paneId} (pid ${pid}) in a ${where}${ended}`,
+        );
       } catch (error) {
         return fail(error, ctx.failContext);
       }

@@ -63,6 +63,10 @@ export const registerWaitFor: ToolRegistrar = (mcp, ctx) => {
         screenRows: z.array(displayedRow).optional().describe("Timeout: the screen's non-blank rows as displayed when the wait ended (what a screen pattern was last tested against). Untrusted program output."),
         screen: s.screen.describe("The pane's screen when the wait ended."),
         closed: z.boolean().describe("True when the pane or its program has ended."),
+        exit: z
+          .object({ status: z.number().int().optional().describe("Exit status."), signal: z.string().optional().describe("Signal that killed it.") })
+          .optional()
+          .describe("How the program ended, when closed and known."),
         timeoutMs: z.number().int().describe("The timeout actually used, after capping."),
         timeoutCapped: z.boolean().describe("True when the requested timeoutMs was above the cap and was lowered to it."),
       },
@@ -138,8 +142,10 @@ async function answer(
     : found?.raw
       ? { match: found.raw.text, matchedIn: "raw" as const, where: found.raw.where, rawContext: found.raw.context }
       : {};
-  const structured = { outcome, paneId: observer.paneId, cursor: state.cursor, ...matched, ...(screenRows ? { screenRows } : {}), screen, closed: observer.closed, ...timeout };
-  const lines = [`${outcome} · pane ${observer.paneId} · ${describeScreen(screen)}${observer.closed ? " · CLOSED" : ""}`];
+  const exit = observer.exitInfo;
+  const structured = { outcome, paneId: observer.paneId, cursor: state.cursor, ...matched, ...(screenRows ? { screenRows } : {}), screen, closed: observer.closed, ...(exit ? { exit } : {}), ...timeout };
+  const ended = exit ? ` (${[exit.status !== undefined && `exit ${exit.status}`, exit.signal !== undefined && `signal ${exit.signal}`].filter(Boolean).join(", ")})` : "";
+  const lines = [`${outcome} · pane ${observer.paneId} · ${describeScreen(screen)}${observer.closed ? ` · CLOSED${ended}` : ""}`];
   if (found?.screen) {
     lines.push(`(${UNTRUSTED_NOTE})`, `matched at ${found.screen.where} (screen row│text):`, ...renderRows(found.screen.rows, screen.top));
   } else if (found?.raw) {

@@ -1,0 +1,53 @@
+// What a pane opened by open_pane runs: the agent's command (or an interactive shell) through tmux's
+// default shell, started only once panescope watches the pane (so not one byte is missed, also of
+// `echo instant; exit 4`), its exit status written to a pane option, and then the pane held open so
+// its last screen stays readable until close_pane.
+//
+// Why not remain-on-exit: tmux 3.3a sometimes marks a pane dead without recording its exit status
+// (about 1 run in 3, golden/launch.ts), and tmux 3.2a crashes when a control client has output
+// queued for a pane that died under remain-on-exit (fixed in 3.3). A held pane never dies.
+import { randomBytes } from "node:crypto";
+import { STATUS_OPTION } from "../tmux/server.js";
+
+// $1 gate channel · $2 "ended" channel · $3 tmux binary · $4 shell · $5 the command ("" = a shell).
+// `set -m` runs the command as the terminal's foreground job in its own process group: tmux then
+// names the pane after it (#{pane_current_command}), and C-c reaches it, not the wrapper (`trap :`
+// too: a handler, which children do not inherit, unlike an ignored signal). `stty -echo` while
+// held: keys typed into the ended pane must not change its last screen.
+const WRAPPER = [
+  'gate=$1 ended=$2 tmux=$3 shell=$4 command=$5',
+  '"$tmux" wait-for "$gate" || exit 125',
+  "trap : INT QUIT",
+  "set -m",
+  'if [ -n "$command" ]; then "$shell" -c "$command"; else "$shell"; fi',
+  "status=$?",
+  `"$tmux" set-option -p -t "$TMUX_PANE" ${STATUS_OPTION} "$status" >/dev/null 2>&1`,
+  '"$tmux" wait-for -S "$ended" >/dev/null 2>&1',
+  "stty -echo -icanon 2>/dev/null",
+  'exec "$tmux" wait-for "$gate-held"',
+].join("\n");
+
+export interface PaneCommand {
+  /** argv for new-window/split-window/new-session (after `--`). */
+  argv: string[];
+  /** Signal it (`wait-for -S`) to let the program start. */
+  gate: string;
+  /** The wrapper signals it once the program has ended and its status is recorded. */
+  ended: string;
+}
+
+/**
+ * `command` (a shell command line, or undefined for an interactive shell) wrapped as above. `tmux`
+ * is the binary panescope runs; inside the pane it reaches the same server through $TMUX.
+ */
+export function paneCommand(command: string | undefined, shell: string, tmux: string): PaneCommand {
+  const id = randomBytes(6).toString("hex");
+  const gate = `panescope-open-${id}`;
+  const ended = `panescope-ended-${id}`;
+  return { argv: ["sh", "-c", WRAPPER, "panescope-open", gate, ended, tmux, shell, command ?? ""], gate, ended };
+}
+
+/** Statuses a shell gives a command it could not run: 126 (not executable), 127 (not found). */
+export function couldNotStart(status: number | undefined): boolean {
+  return status === 126 || status === 127;
+}
