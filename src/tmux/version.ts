@@ -68,6 +68,16 @@ export class TmuxVersion {
     return !this.atLeast(3, 3);
   }
 
+  /**
+   * 3.2 crashes (NULL dereference in window_pane_get_new_data, from control_write_pending) when a
+   * control client has output queued for a pane that died under remain-on-exit: tmux 3.3 "Treat a
+   * pane that has died the same as no pane when sending data to control mode clients" (issue 2828).
+   * Reproduced here at the first try with the 3.2a binary.
+   */
+  get crashesOnDeadPaneOutput(): boolean {
+    return !this.atLeast(3, 3);
+  }
+
   /** 3.6+ keeps a tab as one `\t` in `capture-pane -p` output (not the spaces it covers). */
   get captureKeepsTabs(): boolean {
     return this.atLeast(3, 6);

@@ -247,10 +247,16 @@ export class Hub {
       case "here":
         break;
     }
-    if (where.dead) observer.markClosed(where.exit);
+    if (where.dead) watch.died(where.exit);
     const current = watch.currentSession;
     // Still where we see it (a window can be linked into several sessions): nothing to follow.
     if (watch.connected && current !== undefined && (current === where.sessionId || (await inSession(this.server, current, paneId)))) return;
+    // tmux 3.2: a session with panes that remain on exit is polled, never streamed (dead-pane-guard.ts).
+    if (!(await this.starter.deadPanes.streamable(where.sessionId))) {
+      entry.replace = "not-streaming";
+      observer.setStreaming(false); // wakes waiters: the next read goes on by polling
+      return;
+    }
     const lease = await this.starter.lease(where.sessionId);
     if (entry.retired || entry.watch !== watch) {
       lease.release();

@@ -150,7 +150,7 @@ export class PaneWatch {
       const live = parseLiveness(this.paneId, await this.client.command(livenessCommand(this.paneId), { timeoutMs: 5000 }));
       if (!live.exists) this.displaced();
       else if (live.panePid !== observer.identity.panePid) return this.markRespawned();
-      else if (live.dead) observer.markClosed();
+      else if (live.dead) this.died(undefined);
     } catch (error) {
       // A slow reply (a client far behind a flood) proves nothing; anything else: look for the pane.
       if (!isPanescopeError(error, "timeout") && !isPanescopeError(error, "aborted")) this.displaced();
@@ -209,6 +209,18 @@ export class PaneWatch {
     this.held = [];
     this.mode = "live";
     for (const data of held) this.observer.ingest(data);
+  }
+
+  /**
+   * The pane's program died and the pane remains (remain-on-exit). tmux 3.3+ discards output it had
+   * not sent us yet when a pane dies (control.c: a dead pane counts as none), so the last lines may
+   * never arrive: audit once more, and take them from tmux's final screen.
+   */
+  died(exit: PaneExit | undefined): void {
+    const observer = this.observer;
+    const first = !observer.closed;
+    observer.markClosed(exit);
+    if (first) this.auditor.schedule();
   }
 
   /** A different process now runs in the pane: wake readers with the break; the hub replaces us. */
@@ -290,7 +302,7 @@ export class PaneWatch {
     const [dead, pid, status, signal, held] = event.value.split(" ");
     if (pid !== undefined && pid !== "" && Number(pid) !== observer.identity.panePid) this.markRespawned();
     else if (held !== undefined && held !== "") observer.markClosed(exitOf(held, undefined));
-    else if (dead === "1") observer.markClosed(exitOf(status, signal));
+    else if (dead === "1") this.died(exitOf(status, signal));
   }
 
   /**

@@ -20,8 +20,8 @@ export interface AuditTarget {
 
 export async function auditPane(target: AuditTarget): Promise<AuditResult> {
   const { client, paneId, observer } = target;
-  // A dead pane's last screen is final, and one being re-taken is about to be replaced.
-  if (observer.closed || !target.ready()) return "agree";
+  // A pane being re-taken is about to be replaced anyway.
+  if (!target.ready()) return "agree";
   // tmux answers after writing us every byte it had read before the command ran, so if the offset
   // has not moved between asking and comparing, its capture shows exactly the bytes we have.
   const before = observer.offset;

@@ -8,6 +8,7 @@ import type { TmuxServer } from "../tmux/server.js";
 import type { WidthPolicy } from "../observe/width-policy.js";
 import { PaneWatch, type PaneWatchOptions } from "./pane-watch.js";
 import { PollWatch } from "./poll.js";
+import { DeadPaneGuard } from "./dead-pane-guard.js";
 import { WidthLearner } from "./widths.js";
 
 export interface Entry {
@@ -19,7 +20,7 @@ export interface Entry {
   following?: Promise<void> | undefined;
   followAgain?: boolean;
   /** Set by a follow: this watch cannot go on (the server restarted, another process in the pane). */
-  replace?: "server-restarted" | "respawned";
+  replace?: "server-restarted" | "respawned" | "not-streaming";
 }
 
 export type After = NonNullable<PaneWatchOptions["after"]>;
@@ -45,9 +46,11 @@ const CONTROL_FAILURES = new Set(["tmux-exited", "timeout", "protocol", "command
 export class WatchStarter {
   private readonly sessions: SessionRegistry;
   private readonly widths: WidthLearner;
+  readonly deadPanes: DeadPaneGuard;
 
   constructor(private readonly options: StarterOptions) {
     this.widths = new WidthLearner(options.warn);
+    this.deadPanes = new DeadPaneGuard(options.server, options.warn);
     // Watches re-seed on %pause themselves (the seed recipe resumes the pane): no auto-continue.
     this.sessions = new SessionRegistry({
       server: options.server,
@@ -61,11 +64,14 @@ export class WatchStarter {
   async start(paneId: string, after: After | undefined): Promise<Entry> {
     const session = await this.sessionOf(paneId);
     try {
+      if (!(await this.deadPanes.streamable(session))) throw new PanescopeError("not-allowed", "tmux 3.2 and remain-on-exit");
       return await this.stream(paneId, session, after);
     } catch (error) {
-      if (!isPanescopeError(error) || !CONTROL_FAILURES.has(error.kind)) throw error;
+      if (!isPanescopeError(error) || (!CONTROL_FAILURES.has(error.kind) && error.kind !== "not-allowed")) throw error;
       const retryS = Math.round((this.options.retryStreamingMs ?? 30_000) / 1000);
-      this.options.warn(`panescope: control mode unavailable for ${paneId} (${messageOf(error)}); polling capture-pane, retrying in ${retryS} s`);
+      if (error.kind !== "not-allowed") {
+        this.options.warn(`panescope: control mode unavailable for ${paneId} (${messageOf(error)}); polling capture-pane, retrying in ${retryS} s`);
+      }
       const widths = await this.widths.policy((argv) => this.options.server.run(argv));
       const watch = await PollWatch.start(this.options.server, paneId, {
         ...this.watchOptions(after, widths),
@@ -80,6 +86,7 @@ export class WatchStarter {
     let next: Entry;
     try {
       const session = await this.sessionOf(paneId);
+      if (!(await this.deadPanes.streamable(session))) return false;
       const { observer } = poll;
       next = await this.stream(paneId, session, { offset: observer.offset, seq: observer.sequence, reason: "not-streaming" });
     } catch {
@@ -117,6 +124,7 @@ export class WatchStarter {
     // replaced by lease().
     const lease = await this.lease(session);
     try {
+      await this.deadPanes.watch(lease.client);
       const widths = await this.widths.policy((argv) => lease.client.command(argv));
       const watch = await PaneWatch.start(lease.client, paneId, this.watchOptions(after, widths));
       return { watch, lease };
