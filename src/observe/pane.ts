@@ -1,7 +1,7 @@
 // The pane observer: one pane's byte stream kept twice — a byte ring (raw) and a headless screen
 // (rows) — answering "what changed since this cursor" in both forms. Knows nothing of tmux or MCP.
 import { PanescopeError } from "../errors.js";
-import { decodeCursor, encodeCursor, type CursorFields } from "./cursor.js";
+import { cursorIdentity, decodeCursor, encodeCursor, type CursorFields } from "./cursor.js";
 import type { Delta, MissedReason, ReadLimits, Row } from "./delta.js";
 import { RawStream } from "./raw.js";
 import { RowTracker } from "./rows.js";
@@ -315,9 +315,7 @@ export class PaneObserver {
 
   private cursorFor(state: StripState): string {
     const fields: CursorFields = {
-      instance: this.identity.instance,
-      serverPid: this.identity.serverPid,
-      serverStart: this.identity.serverStart,
+      ...cursorIdentity(this.identity),
       pane: Number(this.paneId.slice(1)),
       panePid: this.identity.panePid,
       offset: this.applied,
@@ -330,8 +328,9 @@ export class PaneObserver {
   /** Why a genuine cursor cannot be continued by this observer, if it cannot. */
   private discontinuity(fields: CursorFields): MissedReason | undefined {
     const id = this.identity;
-    if (!sameBytes(fields.instance, id.instance)) return "restarted";
-    if (fields.serverPid !== id.serverPid || fields.serverStart !== id.serverStart) return "server-restarted";
+    const issuer = cursorIdentity(id);
+    if (!sameBytes(fields.instance, issuer.instance)) return "restarted";
+    if (fields.server !== issuer.server) return "server-restarted";
     if (fields.panePid !== id.panePid) return "respawned";
     if (fields.offset < this.raw.base || fields.offset > this.applied || fields.seq > this.seq) {
       return this.predecessor ?? "evicted";
