@@ -11,6 +11,8 @@ import type { StripState } from "./strip.js";
 import { applyLimits } from "./limits.js";
 import { BreakLog } from "./breaks.js";
 import { Wakeup } from "./wakeup.js";
+import { FrameLog, type Frame } from "./frames.js";
+import { patchScreen } from "./screen-patch.js";
 
 /** What a cursor binds besides the stream position. */
 export interface PaneIdentity {
@@ -64,6 +66,8 @@ export class PaneObserver {
   private seq: number;
   private trackedTop = 0;
   private readonly breaks = new BreakLog();
+  /** The screens readers were shown, by sequence: the text view diffs against them. */
+  private readonly frames = new FrameLog();
   private readonly predecessor: MissedReason | undefined;
   private readonly wakeup = new Wakeup();
   private closedFlag = false;
@@ -295,6 +299,7 @@ export class PaneObserver {
     this.trackedTop = this.screen.top;
     if (!changed) return;
     this.seq++;
+    this.frames.record(this.seq, this.frame());
     this.notify();
   }
 
@@ -311,6 +316,10 @@ export class PaneObserver {
       cursorY: this.screen.cursorY,
       alternate: this.screen.alternate,
     };
+  }
+
+  private frame(): Frame {
+    return { rows: this.tracker.visible, cols: this.screen.cols, alternate: this.screen.alternate };
   }
 
   private cursorFor(state: StripState): string {
@@ -354,6 +363,8 @@ export class PaneObserver {
     if (changes.lostLines > 0) why ??= "overflow";
 
     const limited = applyLimits(changes.rows, stripped.text, limits);
+    const top = this.screen.top;
+    const history = changes.rows.flatMap((row) => (row.line < top ? [{ row: row.line - top, text: row.text }] : []));
     return {
       paneId: this.paneId,
       cursor: this.cursorFor(stripped.state),
@@ -368,6 +379,7 @@ export class PaneObserver {
       closed: this.closedFlag,
       streaming: this.streamingFlag,
       truncated: limited.truncated,
+      patch: patchScreen(this.frames.at(fields.seq), this.frame(), history, limits, limited.raw),
     };
   }
 
@@ -398,6 +410,7 @@ export class PaneObserver {
       closed: this.closedFlag,
       streaming: this.streamingFlag,
       truncated: limited.truncated,
+      patch: patchScreen(undefined, this.frame(), [], limits),
     };
   }
 }
