@@ -2,16 +2,15 @@
 // use; the session is created detached if missing. Remembers the panes it opened for close_pane.
 import { z } from "zod";
 import { isPanescopeError, PanescopeError } from "../../errors.js";
-import { ANNOTATIONS, type ToolRegistrar } from "../context.js";
+import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { fail, ok } from "../results.js";
+import * as s from "../schemas.js";
 import { requireSendable } from "../strings.js";
 
 export const DEFAULT_SESSION = "panescope";
 const PANE_FORMAT = "#{pane_id} #{pane_pid}";
 
-const DESCRIPTION = `Start a command in a new tmux pane and return its paneId, to watch with capture_since / wait_for and drive with send_keys.
-
-The pane opens in a new window of session "${DEFAULT_SESSION}" (created detached if missing; it never disturbs what the user is looking at), or of the session you name, or as a split of that session's current window. The command runs through tmux's default shell, like \`tmux new-window 'command'\`; omit it for an interactive shell. When the command exits the pane closes: start with an interactive shell and send_keys the command if you need its last screen after it exits (or watch it with capture_since first: a watched pane's final screen stays readable).`;
+const DESCRIPTION = `Start a command (via tmux's default shell; omit for a shell) in a new pane and return its paneId: a new window of session "${DEFAULT_SESSION}" (created detached: the user's view is not disturbed) or of the session given, or a split of its window. The pane closes when the command exits: watch it with capture_since first to keep its last screen.`;
 
 const size = (what: string) => z.number().int(`${what} must be a whole number`).min(2, `${what} is at least 2`).max(1000, `${what} is at most 1000`);
 
@@ -19,30 +18,30 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
   mcp.registerTool(
     "open_pane",
     {
-      title: ANNOTATIONS.open_pane.title,
+      title: TITLES.open_pane,
       description: DESCRIPTION,
       inputSchema: {
-        command: z.string().max(8192, "command is at most 8192 characters: put a long script in a file and run that").optional().describe("Shell command the new pane runs (via tmux's default shell). Omit for an interactive shell."),
+        command: z.string().max(8192, "command is at most 8192 characters: put a long script in a file and run that").optional(),
         session: z
           .string()
           .regex(/^[A-Za-z0-9_-]{1,64}$/, "session must be 1-64 letters, digits, _ or -")
           .optional()
-          .describe(`Session to open the pane in; created detached if missing. Default "${DEFAULT_SESSION}".`),
-        split: z.enum(["horizontal", "vertical"]).optional().describe("Split the session's current window instead of opening a new window: horizontal = new pane to the right (tmux split-window -h), vertical = below (-v)."),
-        cols: size("cols").optional().describe("Width in columns (new window or new session; for a horizontal split, the new pane's width). Default: 80 for a new session, tmux's choice otherwise."),
-        rows: size("rows").optional().describe("Height in rows (new window or new session; for a vertical split, the new pane's height). Default: 24 for a new session."),
-        cwd: z.string().max(4096).regex(/^\//, "cwd must be an absolute path").optional().describe("Working directory for the command (absolute path)."),
+          .describe(`Default "${DEFAULT_SESSION}".`),
+        split: z.enum(["horizontal", "vertical"]).optional().describe("horizontal: new pane to the right; vertical: below."),
+        cols: size("cols").optional(),
+        rows: size("rows").optional(),
+        cwd: z.string().max(4096).regex(/^\//, "cwd must be an absolute path").optional(),
         env: z
           .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "environment variable names are letters, digits and _"), z.string().max(8192))
           .optional()
-          .describe("Extra environment variables for the command, e.g. {\"TERM\": \"xterm-256color\"}."),
+          .describe("Extra environment."),
       },
-      outputSchema: {
-        paneId: z.string().describe("The new pane's id: pass it as paneId to the other tools."),
-        pid: z.number().int().describe("Process id of the pane's command."),
-        session: z.string().describe("The session the pane is in."),
-        createdSession: z.boolean().describe("True when the session did not exist and was created."),
-      },
+      outputSchema: s.part({
+        paneId: z.string(),
+        pid: s.int,
+        session: z.string(),
+        createdSession: z.boolean(),
+      }),
       annotations: ANNOTATIONS.open_pane,
     },
     async (input) => {
