@@ -10,6 +10,7 @@ import { wake } from "./wake.js";
 import { memory } from "./memory.js";
 import { soak } from "./soak.js";
 import { economy } from "./economy.js";
+import { widths } from "./widths.js";
 
 type Figure = (quick: boolean) => Promise<Result[]>;
 
@@ -20,6 +21,7 @@ const FIGURES: Array<[string, string, Figure]> = [
   ["4", "memory", memory],
   ["5", "soak", soak],
   ["6", "agent economy", economy],
+  ["7", "width policy", widths],
 ];
 
 function machine(): Machine {

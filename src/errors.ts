@@ -3,6 +3,7 @@
 
 export type ErrorKind =
   | "tmux-missing" // the tmux binary cannot be run
+  | "tmux-unsupported" // the tmux binary is older than panescope supports (see docs/tmux-versions.md)
   | "no-server" // no tmux server on the chosen socket
   | "tmux-exited" // the control client ended (server killed, %exit, attach refused)
   | "command-failed" // tmux answered %error

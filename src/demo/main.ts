@@ -6,6 +6,7 @@ import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { DemoOptions } from "../options.js";
+import { TmuxFormat } from "../tmux/format.js";
 import { TmuxServer } from "../tmux/server.js";
 import { Hub } from "../watch/hub.js";
 import { renderDelta, wrap } from "./render.js";
@@ -15,6 +16,7 @@ const here = (file: string): string => fileURLToPath(new URL(file, import.meta.u
 export async function main(options: DemoOptions = {}): Promise<number> {
   const name = `panescope-demo-${process.pid}-${randomBytes(3).toString("hex")}`;
   const server = new TmuxServer({ socketName: name, ...(options.tmux === undefined ? {} : { tmux: options.tmux }) });
+  await server.requireSupported();
   const columns = process.stdout.columns ?? 100;
   // A reader that goes away (`panescope demo | head`) must not skip the cleanup below.
   let stdoutOpen = true;
@@ -37,15 +39,20 @@ export async function main(options: DemoOptions = {}): Promise<number> {
     say(`panescope demo: a private tmux server (-L ${name}) with two panes.`);
     say("Each answer shows the rendered rows that changed and the raw output stream since the last read.");
     out();
-    const [progressPane] = await server.run([
-      "-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "demo", "-x", "100", "-y", "12",
+    const pane = new TmuxFormat({ id: "pane_id", pid: "pane_pid", socket: "socket_path" });
+    const [progress] = await server.query([
+      "-f", "/dev/null", "new-session", "-d", "-P", "-F", pane.text, "-s", "demo", "-x", "100", "-y", "12",
       "--", process.execPath, here("./progress.js"),
-    ]);
-    const [dashboardPane] = await server.run([
-      "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "demo", "--", process.execPath, here("./dashboard.js"),
-    ]);
-    if (!progressPane || !dashboardPane) throw new Error("tmux did not report the demo panes");
-    [socket] = await server.run(["display-message", "-p", "#{socket_path}"]);
+    ], pane);
+    if (!progress) throw new Error("tmux did not report the demo's first pane");
+    await server.sizeNewSession(progress.id, 100, 12);
+    const [dashboard] = await server.query([
+      "new-window", "-d", "-P", "-F", pane.text, "-t", "demo", "--", process.execPath, here("./dashboard.js"),
+    ], pane);
+    if (!dashboard) throw new Error("tmux did not report the demo's second pane");
+    socket = progress.socket;
+    const progressPane = progress.id;
+    const dashboardPane = dashboard.id;
 
     const cursors = new Map<string, string>();
     // Programs take a moment to start: wait (event-driven) until each has painted something.
@@ -68,8 +75,7 @@ export async function main(options: DemoOptions = {}): Promise<number> {
     };
 
     await show(progressPane, "progress bar");
-    const [pid] = await server.run(["display-message", "-p", "-t", progressPane, "#{pane_pid}"]);
-    process.kill(Number(pid), "SIGUSR1");
+    process.kill(Number(progress.pid), "SIGUSR1");
     await sleep(1200);
     await show(progressPane, "progress bar, 1.2 s later: ~20 frames drawn over one row");
     await sleep(1800);

@@ -4,6 +4,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PanescopeError } from "../errors.js";
+import { TmuxFormat } from "../tmux/format.js";
 import { TmuxServer } from "../tmux/server.js";
 import type { RunCommand, Size } from "./tape.js";
 
@@ -33,14 +35,17 @@ export interface PaneSessionOptions {
 // of `new-session -- sh -c 'echo hi; sleep 0.3; exit 3'` with remain-on-exit on), so the wrapper
 // reports the status itself: a pane option, then a channel we wait on. `trap :` (a handler, which
 // children do not inherit, unlike an ignored signal) keeps C-c and C-\ for the program alone.
+// Where tmux has no remain-on-exit-format (3.2), a dead pane gets "Pane is dead (…)" written over
+// its last row, so the wrapper outlives the program instead, waiting on a channel never signalled.
 const WRAPPER = [
-  'chan=$1 died=$2 tmux=$3; shift 3',
+  'chan=$1 died=$2 hold=$3 tmux=$4; shift 4',
   '"$tmux" wait-for "$chan" || exit 125',
   "trap : INT QUIT",
   'env -i "$@"',
   "status=$?",
   '"$tmux" set-option -p -t "$TMUX_PANE" @panescope_status "$status" >/dev/null 2>&1',
   '"$tmux" wait-for -S "$died" >/dev/null 2>&1',
+  '[ -z "$hold" ] || "$tmux" wait-for "$hold" >/dev/null 2>&1',
   'exit "$status"',
 ].join("\n");
 
@@ -68,6 +73,8 @@ export async function launchPane(options: PaneSessionOptions): Promise<Launched>
   const name = `panescope-golden-${process.pid}-${randomBytes(4).toString("hex")}`;
   const tmux = options.tmux ?? "tmux";
   const server = new TmuxServer({ socketName: name, tmux });
+  const version = await server.requireSupported();
+  const hold = version.hasRemainOnExitFormat ? "" : `panescope-hold-${randomBytes(4).toString("hex")}`;
   const home = await mkdtemp(join(tmpdir(), "panescope-golden-home-"));
   const gate = `panescope-gate-${randomBytes(4).toString("hex")}`;
   const died = `panescope-died-${randomBytes(4).toString("hex")}`;
@@ -86,23 +93,31 @@ export async function launchPane(options: PaneSessionOptions): Promise<Launched>
   const { cols, rows } = options.size;
   try {
     // The server's own locale decides character widths (tmux calls wcwidth): pin it too.
-    const [ids = ""] = await server.runMany(
+    const format = new TmuxFormat({ paneId: "pane_id", windowId: "window_id", socket: "socket_path" });
+    const lines = await server.runMany(
       [
+        ["-f", "/dev/null", "start-server"],
+        // tmux 3.2 sizes a detached new session by our command client (80x23), not by -x/-y. On this
+        // private server window-size manual makes it take -x/-y at once: a resize afterwards could
+        // reach the program after a tape's own resize (3.2 spaces pty resizes 250 ms apart).
+        ...(version.ignoresDetachedSize ? [["set-option", "-g", "window-size", "manual"]] : []),
         [
-          "-f", "/dev/null", "new-session", "-d", "-x", String(cols), "-y", String(rows), "-P", "-F", "#{pane_id} #{window_id} #{socket_path}",
+          "new-session", "-d", "-x", String(cols), "-y", String(rows), "-P", "-F", format.text,
           ...(options.cwd === undefined ? [] : ["-c", options.cwd]),
-          "--", "sh", "-c", WRAPPER, "panescope-wrapper", gate, died, tmux, ...pairs, ...argvOf(options.command),
+          "--", "sh", "-c", WRAPPER, "panescope-wrapper", gate, died, hold, tmux, ...pairs, ...argvOf(options.command),
         ],
         ["set-option", "-g", "status", "off"],
         ["set-option", "-g", "default-terminal", env.TERM ?? GOLDEN_TERM],
         ["set-option", "-g", "remain-on-exit", "on"],
         // An empty format keeps tmux from writing "Pane is dead (…, <time>)" over the final screen.
-        ["set-option", "-g", "remain-on-exit-format", ""],
+        ...(version.hasRemainOnExitFormat ? [["set-option", "-g", "remain-on-exit-format", ""]] : []),
       ],
       { env: { LANG: "C.UTF-8", LC_ALL: "C.UTF-8" } },
     );
-    const [paneId = "", windowId = "", ...path] = ids.split(" ");
-    return { server, paneId, windowId, socket: path.length === 0 ? undefined : path.join(" "), home, gate, died };
+    const launched = format.parseOne(lines);
+    if (launched === undefined) throw new PanescopeError("protocol", "tmux did not report the new pane");
+    const { paneId, windowId, socket } = launched;
+    return { server, paneId, windowId, socket: socket === "" ? undefined : socket, home, gate, died };
   } catch (error) {
     await server.run(["kill-server"]).catch(() => undefined);
     await rm(home, { recursive: true, force: true });

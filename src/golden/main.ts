@@ -6,6 +6,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, relative } from "node:path";
 import { isPanescopeError, messageOf } from "../errors.js";
 import type { GoldenOptions } from "../options.js";
+import { TmuxServer } from "../tmux/server.js";
 import { runTape, type TapeResult } from "./run.js";
 import { goldenPath, isCI, listStale } from "./store.js";
 import { parseTape, type Tape } from "./tape.js";
@@ -141,6 +142,12 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
     for (const path of stale) io.out(path);
     io.out(`${stale.length} stale golden file${stale.length === 1 ? "" : "s"}`);
     return 0;
+  }
+  // An old tmux is refused once, here, rather than by every tape (a missing one fails each tape).
+  const tmux = await new TmuxServer(options.tmux === undefined ? {} : { tmux: options.tmux }).requireSupported().catch((error: unknown) => error);
+  if (isPanescopeError(tmux, "tmux-unsupported")) {
+    io.err(`panescope golden: ${tmux.message}`);
+    return 2;
   }
   const ci = isCI(io.env);
   if (options.update && ci) io.err("panescope golden: CI=true: --update is ignored, CI never writes goldens");

@@ -113,10 +113,9 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
   };
 
   const play = async (step: Step, live: PaneSession): Promise<void> => {
-    // Every step but snapshot needs the program; a snapshot of its final screen is fine. A wait
-    // checks the final screen itself: `run printf done` then `wait "done"` must not depend on
-    // whether the program was seen to exit before the wait began.
-    if (live.dead && step.kind !== "snapshot" && step.kind !== "expect-exit" && step.kind !== "wait") throw await live.deathError("before this step");
+    // Steps that type, press or resize need the program; waiting on its final screen, or taking a
+    // snapshot of it, does not (a short program often exits before its tape's first `wait` runs).
+    if (live.dead && (step.kind === "type" || step.kind === "press" || step.kind === "resize")) throw await live.deathError("before this step");
     switch (step.kind) {
       case "type":
         await live.typeText(step.text);

@@ -6,6 +6,8 @@ import { PanescopeError } from "../errors.js";
 import type { Delta } from "../observe/delta.js";
 import type { PaneObserver } from "../observe/pane.js";
 import type { ScreenSnapshot } from "../observe/snapshot.js";
+import { expandTabs } from "../tmux/capture.js";
+import { TmuxFormat } from "../tmux/format.js";
 import type { TmuxServer } from "../tmux/server.js";
 import { Hub } from "../watch/hub.js";
 import { validateKeyName } from "../tmux/keys.js";
@@ -102,8 +104,9 @@ export class PaneSession {
 
   /** Fails unless tmux's window and pane and the emulator all have exactly `size`. */
   async assertSize(size: Size): Promise<void> {
-    const [line = ""] = await this.server.run(["display-message", "-p", "-t", this.paneId, "#{window_width}x#{window_height} #{pane_width}x#{pane_height}"]);
-    const [windowSize, paneSize] = line.split(" ");
+    const f = await this.server.display(this.paneId, new TmuxFormat({ windowCols: "window_width", windowRows: "window_height", paneCols: "pane_width", paneRows: "pane_height" }));
+    const windowSize = f && `${f.windowCols}x${f.windowRows}`;
+    const paneSize = f && `${f.paneCols}x${f.paneRows}`;
     const want = sizeText(size);
     if (windowSize !== want || paneSize !== want) {
       throw new PanescopeError(
@@ -178,12 +181,16 @@ export class PaneSession {
 
   /** tmux's own rendering of the pane (`capture-pane -p`) and its cursor, in one tmux call. */
   async captureTmux(): Promise<TmuxView> {
+    // The cursor first: numbers only, so its record is one line and the capture every line after it.
+    const format = new TmuxFormat({ cursorX: "cursor_x", cursorY: "cursor_y", alternate: "alternate_on" });
     const out = await this.server.runMany([
+      ["display-message", "-p", "-t", this.paneId, format.text],
       ["capture-pane", "-p", "-t", this.paneId],
-      ["display-message", "-p", "-t", this.paneId, "#{cursor_x} #{cursor_y} #{alternate_on}"],
     ]);
-    const state = (out.pop() ?? "").split(" ");
-    return { lines: out, cursorX: Number(state[0]), cursorY: Number(state[1]), alternate: state[2] === "1" };
+    const state = format.parseOne(out.slice(0, 1));
+    // tmux 3.6+ keeps a tab as one "\t" in a capture; the screen shows the blanks it covers.
+    const lines = out.slice(1).map((line) => expandTabs(line));
+    return { lines, cursorX: Number(state?.cursorX), cursorY: Number(state?.cursorY), alternate: state?.alternate === "1" };
   }
 
   /** Resizes the window (and so the pane) and asserts the new size everywhere. */
@@ -194,9 +201,9 @@ export class PaneSession {
 
   /** Whether the program exited, and its exit status as a shell reports it (128+N: signal N). */
   async exitStatus(): Promise<ExitStatus> {
-    const [line = ""] = await this.server.run(["display-message", "-p", "-t", this.paneId, "#{pane_dead} #{@panescope_status}"]);
-    const [dead, code] = line.split(" ");
-    return { dead: dead === "1" || this.deadFlag, ...(code === undefined || code === "" ? {} : { code: Number(code) }) };
+    const f = await this.server.display(this.paneId, new TmuxFormat({ dead: "pane_dead", code: "@panescope_status" }));
+    const code = f?.code;
+    return { dead: f?.dead === "1" || this.deadFlag, ...(code === undefined || code === "" ? {} : { code: Number(code) }) };
   }
 
   /** Waits (on the wrapper's signal) for the program to exit; returns its status. */

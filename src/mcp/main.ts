@@ -1,5 +1,6 @@
 // `panescope [mcp]`: the stdio MCP server. stdout is the protocol, so every log line goes to stderr;
 // the first one names the tmux server and the mode. Resolves when the client closes stdin.
+import { isPanescopeError, PanescopeError, messageOf } from "../errors.js";
 import type { McpOptions } from "../options.js";
 import { TmuxServer, type TmuxServerOptions } from "../tmux/server.js";
 import { version } from "../version.js";
@@ -17,10 +18,22 @@ export function describeServer(options: TmuxServerOptions): string {
 /** Options come parsed (src/options.ts); resolves with the exit code once the client has gone. */
 export async function main(options: McpOptions): Promise<number> {
   const log = (line: string): void => void process.stderr.write(`panescope: ${line}\n`);
-  process.stderr.write(
-    `panescope ${version}: MCP on stdio, tmux server ${describeServer(options.server)}, ${options.readOnly ? "read-only" : "read-write"}, wait cap ${options.maxWaitMs} ms\n`,
-  );
   const server = new TmuxServer(options.server);
+  // An old tmux is refused now; a missing one is not: tools say so, and work once it is installed.
+  const tmux = await server.requireSupported().then(
+    (found) => `tmux ${found.label}`,
+    (error: unknown) => {
+      if (isPanescopeError(error, "tmux-unsupported")) return error;
+      return `tmux unknown (${messageOf(error)})`;
+    },
+  );
+  if (tmux instanceof PanescopeError) {
+    log(tmux.message);
+    return 2;
+  }
+  process.stderr.write(
+    `panescope ${version}: MCP on stdio, tmux server ${describeServer(options.server)}, ${options.readOnly ? "read-only" : "read-write"}, wait cap ${options.maxWaitMs} ms, ${tmux}\n`,
+  );
   const hub = new Hub({ server, warn: log });
   const ownPane = ownPaneFromEnv(process.env);
   const mcp = createServer({ hub, server, readOnly: options.readOnly, maxWaitMs: options.maxWaitMs, ...(ownPane ? { ownPane } : {}) });

@@ -1,5 +1,6 @@
 // Small tmux questions the input and manage tools ask about one pane, and the argv escaping they need.
 import { PanescopeError } from "../errors.js";
+import { TmuxFormat } from "../tmux/format.js";
 import type { TmuxServer } from "../tmux/server.js";
 import type { ToolContext } from "./context.js";
 import { isOwnPane } from "./own-pane.js";
@@ -13,10 +14,9 @@ export interface PaneFacts {
 /** The pane's process and state, or undefined if the server has no such pane. */
 export async function paneFacts(server: TmuxServer, paneId: string): Promise<PaneFacts | undefined> {
   // tmux 3.3a: `display -p -t %999` prints an empty line and exits 0 when the pane does not exist.
-  const [line = ""] = await server.run(["display-message", "-p", "-t", paneId, "#{pane_id} #{pane_pid} #{pane_dead}"]);
-  const m = /^(%\d+) (\d+) ([01])$/.exec(line);
-  if (m === null || m[1] !== paneId) return undefined;
-  return { paneId, pid: Number(m[2]), dead: m[3] === "1" };
+  const found = await server.display(paneId, new TmuxFormat({ paneId: "pane_id", pid: "pane_pid", dead: "pane_dead" }));
+  if (found?.paneId !== paneId || !/^\d+$/.test(found.pid)) return undefined;
+  return { paneId, pid: Number(found.pid), dead: found.dead === "1" };
 }
 
 export async function requirePane(server: TmuxServer, paneId: string): Promise<PaneFacts> {

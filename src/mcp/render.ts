@@ -93,6 +93,7 @@ export function renderDelta(delta: Delta, options: RenderOptions = {}): string {
   const patch = patchOf(delta);
   const out: string[] = [];
   if (delta.missed) out.push(`missed${delta.missedBytes > 0 ? ` ${delta.missedBytes} B` : ""}: ${delta.reason ?? "unknown"}`);
+  if (delta.healed && delta.healed.length > 0) out.push(`healed rows ${delta.healed.map((line) => line - delta.screen.top).join(",")}: tmux draws them so`);
   if (wait?.waitClamped) out.push(`wait capped at ${wait.waitCapMs} ms`);
   if (wait?.waitEnded === "aborted") out.push("wait cancelled");
   const pane: string[] = [];

@@ -25,6 +25,7 @@ export type MissedReason =
   | "server-restarted" // the tmux server restarted since the cursor
   | "respawned" // the pane's process was replaced (respawn-pane)
   | "evicted" // panescope stopped watching the pane (idle or over the cap) and started again
+  | "moved" // the pane left the session panescope watched it through (or that view was detached or switched): followed, re-taken
   | "not-streaming"; // control mode unavailable: answer built from capture-pane polling
 
 /** A program's end as tmux reports it (#{pane_dead_status}, #{pane_dead_signal}). */
@@ -46,6 +47,11 @@ export interface Delta {
   cursor: string;
   /** True when this answer starts a watch (no cursor given, or the cursor could not be continued). */
   first: boolean;
+  /**
+   * Lines (absolute numbers) whose text panescope took from tmux since the cursor because its
+   * emulator had drawn them differently; their new text is among `rows`. Absent when none.
+   */
+  healed?: number[];
   rows: Row[];
   screen: ScreenInfo;
   raw: string;

@@ -2,7 +2,7 @@
 // (rows) — answering "what changed since this cursor" in both forms. Knows nothing of tmux or MCP.
 import { PanescopeError } from "../errors.js";
 import { cursorIdentity, decodeCursor, encodeCursor, type CursorFields } from "./cursor.js";
-import type { Delta, MissedReason, ReadLimits, Row } from "./delta.js";
+import type { Delta, MissedReason, PaneExit, ReadLimits, Row } from "./delta.js";
 import { RawStream } from "./raw.js";
 import { RowTracker } from "./rows.js";
 import { Screen, DEFAULT_SCROLLBACK } from "./screen.js";
@@ -10,7 +10,9 @@ import { seedBytes, type PaneState } from "./seed.js";
 import type { StripState } from "./strip.js";
 import { applyLimits } from "./limits.js";
 import { BreakLog } from "./breaks.js";
+import { HealLog } from "./heals.js";
 import { Wakeup } from "./wakeup.js";
+import type { WidthPolicy } from "./width-policy.js";
 import { FrameLog, type Frame } from "./frames.js";
 import { patchScreen } from "./screen-patch.js";
 
@@ -41,6 +43,8 @@ export interface PaneObserverOptions {
    * the caller takes tmux's screen again (reseed, "overflow"). Raw output is unaffected.
    */
   onStale?: () => void;
+  /** Character widths of the tmux in use (default: xterm's Unicode 11). */
+  widths?: WidthPolicy;
 }
 
 /** How long a read waits for the emulator to catch up with a flood before answering with less. */
@@ -59,6 +63,7 @@ export class PaneObserver {
   private readonly key: Uint8Array;
   private readonly raw: RawStream;
   private readonly scrollback: number;
+  private readonly widths: WidthPolicy | undefined;
   private screen: Screen;
   private tracker = new RowTracker();
   /** Offset of the last byte the screen has applied, and the sequence of the last row change. */
@@ -66,11 +71,14 @@ export class PaneObserver {
   private seq: number;
   private trackedTop = 0;
   private readonly breaks = new BreakLog();
+  private readonly heals = new HealLog();
   /** The screens readers were shown, by sequence: the text view diffs against them. */
   private readonly frames = new FrameLog();
   private readonly predecessor: MissedReason | undefined;
   private readonly wakeup = new Wakeup();
   private closedFlag = false;
+  /** How the program ended, when tmux said (remain-on-exit panes keep it). */
+  private exit: PaneExit | undefined;
   private streamingFlag = true;
   /** Set when the emulator's queue was dropped: the screen waits for a reseed, raw goes on. */
   private stale = false;
@@ -85,7 +93,8 @@ export class PaneObserver {
     this.seq = options.startSeq ?? 0;
     this.predecessor = options.predecessor;
     this.onStale = options.onStale;
-    this.screen = new Screen({ cols: options.cols, rows: options.rows, scrollback: this.scrollback });
+    this.widths = options.widths;
+    this.screen = new Screen({ cols: options.cols, rows: options.rows, scrollback: this.scrollback, widths: this.widths });
     this.refresh();
   }
 
@@ -105,6 +114,16 @@ export class PaneObserver {
   /** The render sequence: every cursor this observer issued carries at most this. */
   get sequence(): number {
     return this.seq;
+  }
+
+  /** Readers waiting for news now (an observer with waiters is not retired). */
+  get waiting(): number {
+    return this.wakeup.size;
+  }
+
+  /** How the pane's program ended, once closed and known. */
+  get exitInfo(): PaneExit | undefined {
+    return this.closedFlag ? this.exit : undefined;
   }
 
   /** Bytes received and not yet applied by the emulator (bounded by MAX_SCREEN_BACKLOG). */
@@ -144,6 +163,32 @@ export class PaneObserver {
     this.replaceScreen(state);
   }
 
+  /**
+   * The replica audit found our screen differs from tmux's with nothing lost (an emulator that draws
+   * some text differently, a mode the seed could not know): take tmux's screen, keeping every line
+   * number, so only the rows that differ are news, and log them as healed for every reader whose
+   * cursor precedes this. Call at rest: every byte received must be in `state`.
+   */
+  heal(state: PaneState, rows: readonly number[]): void {
+    const top = this.screen.top;
+    const history = Math.max(0, state.lines.length - state.rows);
+    const lineBase = top - history;
+    this.screen.dispose();
+    this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase, widths: this.widths });
+    this.applied = this.offset;
+    this.screen.write(seedBytes(state), () => {
+      // The tracker keeps what readers were shown at the same line numbers: the diff finds the fix.
+      this.refresh();
+      if (rows.length > 0) this.heals.add(this.seq, rows.map((y) => top + y));
+      this.notify();
+    });
+  }
+
+  /** Heals since this observer started (list_panes, logs). */
+  get healCount(): number {
+    return this.heals.count;
+  }
+
   /** Bytes whose effect on the screen arrives with the next resync's capture: kept as raw only. */
   appendRaw(bytes: Uint8Array): void {
     this.raw.append(bytes);
@@ -152,7 +197,7 @@ export class PaneObserver {
   private replaceScreen(state: PaneState): void {
     const lineBase = this.screen.top + this.screen.rows;
     this.screen.dispose();
-    this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase });
+    this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase, widths: this.widths });
     this.tracker = new RowTracker(lineBase);
     this.trackedTop = lineBase;
     // The capture holds the effect of every byte received so far (writes queued on the old screen too).
@@ -193,7 +238,8 @@ export class PaneObserver {
   }
 
   /** The pane's process exited or the pane is gone: the final screen stays readable. */
-  markClosed(): void {
+  markClosed(exit?: PaneExit): void {
+    if (exit && (exit.status !== undefined || exit.signal !== undefined)) this.exit ??= exit;
     if (this.closedFlag) return;
     this.closedFlag = true;
     this.notify();
@@ -363,12 +409,14 @@ export class PaneObserver {
     if (changes.lostLines > 0) why ??= "overflow";
 
     const limited = applyLimits(changes.rows, stripped.text, limits);
+    const healed = this.heals.since(fields.seq);
     const top = this.screen.top;
     const history = changes.rows.flatMap((row) => (row.line < top ? [{ row: row.line - top, text: row.text }] : []));
     return {
       paneId: this.paneId,
       cursor: this.cursorFor(stripped.state),
       first: false,
+      ...(healed ? { healed } : {}),
       rows: limited.rows,
       screen: this.geometry(),
       raw: limited.raw,
@@ -377,6 +425,7 @@ export class PaneObserver {
       missedBytes,
       ...(why ? { reason: why } : {}),
       closed: this.closedFlag,
+      ...(this.closedFlag && this.exit ? { exit: this.exit } : {}),
       streaming: this.streamingFlag,
       truncated: limited.truncated,
       patch: patchScreen(this.frames.at(fields.seq), this.frame(), history, limits, limited.raw),
@@ -408,6 +457,7 @@ export class PaneObserver {
       missedBytes: 0,
       ...(reason ? { reason } : {}),
       closed: this.closedFlag,
+      ...(this.closedFlag && this.exit ? { exit: this.exit } : {}),
       streaming: this.streamingFlag,
       truncated: limited.truncated,
       patch: patchScreen(undefined, this.frame(), [], limits),

@@ -6,6 +6,7 @@ import type { IBufferLine, IMarker, Terminal as XTerminal } from "@xterm/headles
 import type { ScreenSnapshot } from "./snapshot.js";
 import { wake, type Feedable } from "./feeder.js";
 import { lineStyles, lineToAnsi } from "./style.js";
+import type { WidthPolicy } from "./width-policy.js";
 
 const { Terminal } = xtermHeadless;
 
@@ -18,6 +19,8 @@ export interface ScreenOptions {
   scrollback?: number;
   /** Absolute number of the first line: a re-seeded screen continues after its predecessor's lines. */
   lineBase?: number;
+  /** Character widths and combining as the tmux in use does them; default: xterm's Unicode 11. */
+  widths?: WidthPolicy;
 }
 
 /** Bytes handed to xterm and not yet parsed, per screen: small, so each xterm slice is short. */
@@ -56,8 +59,14 @@ export class Screen implements Feedable {
       // watched pane wrote ~5 MB/s of stderr (and grew memory when nobody drained it).
       logLevel: "off",
     });
-    this.term.loadAddon(new unicode11.Unicode11Addon());
-    this.term.unicode.activeVersion = "11";
+    if (options.widths) {
+      const provider = options.widths.providerFor(() => this.cellBeforeCursor());
+      this.term.unicode.register(provider);
+      this.term.unicode.activeVersion = provider.version;
+    } else {
+      this.term.loadAddon(new unicode11.Unicode11Addon());
+      this.term.unicode.activeVersion = "11";
+    }
     this.buffers = this.term.buffer;
     // xterm has no public trim event: count trims through a marker, re-placed before it can be
     // trimmed itself (each scroll trims at most one line). Fires synchronously while parsing.
@@ -269,6 +278,16 @@ export class Screen implements Feedable {
     this.trimmed += this.buffers.normal.baseY;
     this.marker?.dispose();
     this.marker = undefined;
+  }
+
+  /** The cell left of the cursor (the first half of a wide one), read while xterm parses. */
+  private cellBeforeCursor(): { chars: string; width: number } | undefined {
+    const buffer = this.buffers.active;
+    const line = buffer.getLine(buffer.baseY + buffer.cursorY);
+    let x = buffer.cursorX - 1;
+    let cell = line?.getCell(x);
+    if (cell && cell.getWidth() === 0 && x > 0) cell = line?.getCell(--x);
+    return cell ? { chars: cell.getChars(), width: cell.getWidth() } : undefined;
   }
 
   private placeMarker(): void {

@@ -11,6 +11,8 @@ export interface PaneState {
   /** Scroll region rows (0-based, inclusive), when the program set one. */
   scrollTop?: number;
   scrollBottom?: number;
+  /** Terminal modes tmux reports for the pane (#{origin_flag}, #{wrap_flag}, …); absent = defaults. */
+  modes?: PaneModes;
   /** Present when the pane shows the alternate screen: `lines` is then the saved normal screen. */
   alternate?: {
     lines: string[];
@@ -18,6 +20,28 @@ export interface PaneState {
     savedX: number;
     savedY: number;
   };
+}
+
+/**
+ * The modes a seed can recover, because tmux exposes them as formats. What it cannot recover (tmux
+ * has no format for them): tab stops, G0/G1 character sets, the saved cursor (DECSC). The replica
+ * audit heals what those make the screen show differently.
+ */
+export interface PaneModes {
+  /** DECOM: cursor addressing relative to the scroll region. */
+  origin?: boolean;
+  /** DECAWM: false when autowrap was turned off. */
+  wrap?: boolean;
+  /** IRM: insert instead of overwrite. */
+  insert?: boolean;
+  /** DECCKM: application cursor keys. */
+  cursorKeys?: boolean;
+  /** DECKPAM: application keypad. */
+  keypad?: boolean;
+  /** DECTCEM: false when the program hid the cursor. */
+  cursorVisible?: boolean;
+  /** Mouse reporting: 1000 standard, 1002 button, 1003 any; SGR (1006) and UTF-8 (1005) encodings. */
+  mouse?: { standard?: boolean; button?: boolean; any?: boolean; sgr?: boolean; utf8?: boolean };
 }
 
 const ESC = "\x1b";
@@ -46,10 +70,35 @@ export function seedBytes(state: PaneState): string {
     out += `${ESC}[?1049h${ESC}[H`;
     out += paint(fitScreen(state.alternate.lines, state.rows).slice(-state.rows));
   }
+  let regionTop = 0;
   if (state.scrollTop !== undefined && state.scrollBottom !== undefined) {
     const full = state.scrollTop === 0 && state.scrollBottom === state.rows - 1;
-    if (!full) out += `${ESC}[${state.scrollTop + 1};${state.scrollBottom + 1}r`;
+    if (!full) {
+      out += `${ESC}[${state.scrollTop + 1};${state.scrollBottom + 1}r`;
+      regionTop = state.scrollTop;
+    }
   }
-  out += cup(state.cursorX, state.cursorY);
+  const modes = state.modes ?? {};
+  out += modeBytes(modes);
+  // Last, the cursor: with origin mode on, its row is counted from the scroll region's top.
+  out += cup(state.cursorX, modes.origin === true ? state.cursorY - regionTop : state.cursorY);
+  return out;
+}
+
+/** Mode sequences after the screen is painted (painting needs the defaults: wrap on, insert off). */
+function modeBytes(modes: PaneModes): string {
+  let out = "";
+  if (modes.wrap === false) out += `${ESC}[?7l`;
+  if (modes.insert === true) out += `${ESC}[4h`;
+  if (modes.cursorKeys === true) out += `${ESC}[?1h`;
+  if (modes.keypad === true) out += `${ESC}=`;
+  if (modes.cursorVisible === false) out += `${ESC}[?25l`;
+  const mouse = modes.mouse ?? {};
+  if (mouse.standard === true) out += `${ESC}[?1000h`;
+  if (mouse.button === true) out += `${ESC}[?1002h`;
+  if (mouse.any === true) out += `${ESC}[?1003h`;
+  if (mouse.utf8 === true) out += `${ESC}[?1005h`;
+  if (mouse.sgr === true) out += `${ESC}[?1006h`;
+  if (modes.origin === true) out += `${ESC}[?6h`;
   return out;
 }

@@ -84,6 +84,8 @@ export const defaultSpawn: SpawnControl = (file, args) => {
 
 export class ControlClient {
   readonly session: string;
+  /** The session (id, `$N`) the client is attached to now: tmux says so on attach and on every switch. */
+  currentSession: string | undefined;
   /** Resolves once the tmux process has ended, with why. */
   readonly exited: Promise<{ reason?: string }>;
   private readonly proc: ControlProcess;
@@ -239,6 +241,7 @@ export class ControlClient {
   private dispatch(events: ControlEvent[]): void {
     for (const event of events) {
       if (event.type !== "reply" || this.groups[0]?.nudge !== true || this.handshake !== null) this.nudger?.activity();
+      if (event.type === "session-changed") this.currentSession = event.sessionId;
       if (event.type === "reply") this.onReply(event);
       else if (event.type === "exit") this.markExiting(event.reason ?? "tmux sent %exit");
       else if (event.type === "pause" && event.requested !== true && this.autoContinue && !this.closed) {

@@ -8,3 +8,6 @@ export { quoteArg, commandLine, commandsLine } from "./quote.js";
 export { TmuxServer, isNoServer, validatePaneId, type TmuxServerOptions, type RunOptions, type ServerGeneration, type PaneInfo } from "./server.js";
 export { ControlClient, defaultSpawn, type ControlClientOptions, type CommandOptions, type ControlListener, type ControlProcess, type SpawnControl } from "./client.js";
 export { SessionRegistry, type SessionLease, type SessionRegistryOptions } from "./sessions.js";
+export { TmuxFormat, decodeValue, type FieldSpec, type FormatRecord } from "./format.js";
+export { TmuxVersion, MIN_TMUX, requireSupported } from "./version.js";
+export { expandTabs } from "./capture.js";

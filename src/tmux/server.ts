@@ -1,9 +1,10 @@
 // One tmux server as a value (binary + socket), and one-shot tmux commands against it through execa
 // with an argv array (never a shell). Errors are typed: missing binary, no server, command failed.
 
-import { randomBytes } from "node:crypto";
 import { execa } from "execa";
 import { PanescopeError } from "../errors.js";
+import { TmuxFormat } from "./format.js";
+import { requireSupported, TmuxVersion } from "./version.js";
 
 export interface TmuxServerOptions {
   /** The tmux binary (default "tmux"). */
@@ -19,6 +20,7 @@ export class TmuxServer {
   readonly tmux: string;
   readonly socketName: string | undefined;
   readonly socketPath: string | undefined;
+  private versionAsked: Promise<TmuxVersion> | undefined;
 
   constructor(options: TmuxServerOptions = {}) {
     this.tmux = options.tmux ?? "tmux";
@@ -52,6 +54,51 @@ export class TmuxServer {
     return runMany(this, commands, options);
   }
 
+  /** The binary's version (`tmux -V`), asked once; a failure is not kept, so a later call asks again. */
+  version(): Promise<TmuxVersion> {
+    this.versionAsked ??= run(this, ["-V"]).then(
+      (lines) => TmuxVersion.parse(lines.join(" ")),
+      (error: unknown) => {
+        this.versionAsked = undefined;
+        throw error;
+      },
+    );
+    return this.versionAsked;
+  }
+
+  /** The version, or a tmux-unsupported error naming it when it is older than panescope supports. */
+  async requireSupported(): Promise<TmuxVersion> {
+    return requireSupported(await this.version(), this.tmux);
+  }
+
+  /**
+   * One `display-message -p` of `format`'s fields for `target` (the default target without one):
+   * undefined when tmux printed nothing, as 3.3a does for `-t %99`.
+   */
+  async display<K extends string>(target: string | undefined, format: TmuxFormat<K>, options: RunOptions = {}): Promise<Record<K, string> | undefined> {
+    const lines = await run(this, ["display-message", "-p", ...(target === undefined ? [] : ["-t", target]), format.text], options);
+    return format.parseOne(lines, format.needsVersion ? await this.version() : undefined);
+  }
+
+  /** Runs a command whose output is `format`'s records (`list-panes -F`, `new-window -P -F`). */
+  async query<K extends string>(args: readonly string[], format: TmuxFormat<K>, options: RunOptions = {}): Promise<Record<K, string>[]> {
+    const lines = await run(this, args, options);
+    return format.parse(lines, format.needsVersion ? await this.version() : undefined);
+  }
+
+  /**
+   * Gives a window made by `new-session -d -x COLS -y ROWS` that size on every version. tmux 3.2
+   * sizes it by our command client instead (80x23): resize it, then unset the `window-size manual`
+   * resize-window leaves on it, so it follows attached clients as on 3.3+. Nothing to do elsewhere.
+   */
+  async sizeNewSession(window: string, cols: number, rows: number): Promise<void> {
+    if (!(await this.version()).ignoresDetachedSize) return;
+    await this.runMany([
+      ["resize-window", "-t", window, "-x", String(cols), "-y", String(rows)],
+      ["set-option", "-w", "-u", "-t", window, "window-size"],
+    ]);
+  }
+
   serverGeneration(options: RunOptions = {}): Promise<ServerGeneration> {
     return serverGeneration(this, options);
   }
@@ -77,11 +124,15 @@ export interface PaneInfo {
   paneId: string;
   paneIndex: number;
   sessionId: string;
+  /** As tmux stores it: the name `-t =NAME:` finds (tmux escapes `\`, control bytes and, before 3.5, `$`). */
   sessionName: string;
   windowId: string;
   windowIndex: number;
+  /** As the program set it (OSC 0/2 or select-pane -T). */
   title: string;
   command: string;
+  /** The working directory of the pane's foreground process; "" when tmux cannot tell. */
+  path: string;
   pid: number;
   cols: number;
   rows: number;
@@ -142,40 +193,41 @@ export function isNoServer(stderr: string): boolean {
 }
 
 async function serverGeneration(server: TmuxServer, options: RunOptions = {}): Promise<ServerGeneration> {
-  const [line = ""] = await run(server, ["display-message", "-p", "#{pid} #{start_time}"], options);
-  const m = /^(\d+) (\d+)$/.exec(line);
-  if (m === null) throw new PanescopeError("protocol", `unexpected server identity from tmux: ${JSON.stringify(line)}`);
-  return { pid: Number(m[1]), startTime: Number(m[2]) };
+  const record = await server.display(undefined, new TmuxFormat({ pid: "pid", start: "start_time" }), options);
+  if (record === undefined || !/^\d+$/.test(record.pid) || !/^\d+$/.test(record.start)) {
+    throw new PanescopeError("protocol", `unexpected server identity from tmux: ${JSON.stringify(record)}`);
+  }
+  return { pid: Number(record.pid), startTime: Number(record.start) };
 }
 
-const PANE_FIELDS = [
-  "pane_id", "pane_index", "session_id", "window_id", "window_index", "pane_pid", "pane_width", "pane_height",
-  "pane_active", "pane_dead", "alternate_on", "session_name", "pane_current_command", "pane_title",
-] as const;
+const PANE_FIELDS = {
+  paneId: "pane_id",
+  paneIndex: "pane_index",
+  sessionId: "session_id",
+  sessionName: "session_name",
+  windowId: "window_id",
+  windowIndex: "window_index",
+  pid: "pane_pid",
+  cols: "pane_width",
+  rows: "pane_height",
+  active: "pane_active",
+  dead: "pane_dead",
+  alternate: "alternate_on",
+  path: "pane_current_path",
+  command: { variable: "pane_current_command", programText: true },
+  title: { variable: "pane_title", programText: true },
+} as const;
 
-/**
- * All panes of the server. Records are split on a random nonce, so no title or name can forge one.
- * The nonce is printable: tmux 3.4 and 3.5a print a 0x1f separator as the four characters `\037`.
- */
+/** All panes of the server, their text fields exactly as set (format.ts), on every tmux version. */
 async function listPanes(server: TmuxServer, options: RunOptions = {}): Promise<PaneInfo[]> {
-  const nonce = `~ps${randomBytes(8).toString("hex")}`;
-  const format = PANE_FIELDS.map((f) => `#{${f}}`).join(`${nonce}f`) + `${nonce}r`;
-  const lines = await run(server, ["list-panes", "-a", "-F", format], options);
-  const records = lines.join("\n").split(`${nonce}r`);
-  const panes: PaneInfo[] = [];
-  for (const raw of records) {
-    const record = raw.startsWith("\n") ? raw.slice(1) : raw;
-    if (record === "") continue;
-    const f = record.split(`${nonce}f`);
-    if (f.length !== PANE_FIELDS.length) throw new PanescopeError("protocol", `unexpected list-panes record: ${JSON.stringify(record.slice(0, 120))}`);
-    const [paneId, paneIndex, sessionId, windowId, windowIndex, pid, cols, rows, active, dead, alternate, sessionName, command, title] = f as string[] as [string, string, string, string, string, string, string, string, string, string, string, string, string, string];
-    panes.push({
-      paneId, paneIndex: Number(paneIndex), sessionId, sessionName, windowId, windowIndex: Number(windowIndex),
-      title, command, pid: Number(pid), cols: Number(cols), rows: Number(rows),
-      active: active === "1", dead: dead === "1", alternate: alternate === "1",
-    });
-  }
-  return panes;
+  const format = new TmuxFormat(PANE_FIELDS);
+  const records = await server.query(["list-panes", "-a", "-F", format.text], format, options);
+  return records.map((f) => ({
+    paneId: f.paneId, paneIndex: Number(f.paneIndex), sessionId: f.sessionId, sessionName: f.sessionName,
+    windowId: f.windowId, windowIndex: Number(f.windowIndex), title: f.title, command: f.command, path: f.path,
+    pid: Number(f.pid), cols: Number(f.cols), rows: Number(f.rows),
+    active: f.active === "1", dead: f.dead === "1", alternate: f.alternate === "1",
+  }));
 }
 
 /** A pane id as tmux prints it (`%N`); anything else is a caller mistake. */

@@ -28,6 +28,8 @@ interface Entry {
 
 export class SessionRegistry {
   private readonly entries = new Map<string, Entry>();
+  /** Every entry whose client has not been closed yet, in the map or not. */
+  private readonly live = new Set<Entry>();
   private readonly options: SessionRegistryOptions;
 
   constructor(options: SessionRegistryOptions) {
@@ -50,10 +52,22 @@ export class SessionRegistry {
       };
       entry = created;
       this.entries.set(session, created);
+      this.live.add(created);
+      void created.starting.then(
+        (client) => client.exited,
+        () => undefined,
+      ).then(() => this.live.delete(created));
       created.starting.then(
         (client) => {
           // A client whose tmux ended is useless: forget it so the next acquire starts afresh.
           void client.exited.then(() => {
+            if (this.entries.get(session) === created) this.entries.delete(session);
+          });
+          // One switched to another session (a user's plain `tmux switch-client` can pick it) no
+          // longer sees this one: the next acquire starts a client that does. Its holders move on.
+          const off = client.on((event) => {
+            if (event.type !== "session-changed" || !/^\$\d+$/.test(session) || event.sessionId === session) return;
+            off();
             if (this.entries.get(session) === created) this.entries.delete(session);
           });
         },
@@ -88,8 +102,10 @@ export class SessionRegistry {
 
   /** Close every client now (shutdown). */
   async closeAll(): Promise<void> {
-    const entries = [...this.entries.values()];
+    // Also clients no longer in the map (switched away, still held): every client we started.
+    const entries = [...this.live];
     this.entries.clear();
+    this.live.clear();
     await Promise.all(
       entries.map(async (entry) => {
         if (entry.idleTimer !== undefined) clearTimeout(entry.idleTimer);

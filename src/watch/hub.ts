@@ -2,15 +2,17 @@
 // clients, or a PollWatch when control mode is unavailable), creates them on first read, replaces
 // them when the pane respawned or the tmux server restarted, retires idle ones under a cap, and
 // answers capture_since reads.
-import { PanescopeError } from "../errors.js";
+import { PanescopeError, messageOf } from "../errors.js";
 import { decodeCursor } from "../observe/cursor.js";
 import type { Delta, MissedReason, ReadLimits } from "../observe/delta.js";
 import { instanceId } from "../observe/instance.js";
 import { loadCursorKey } from "../observe/key.js";
 import type { PaneObserver } from "../observe/pane.js";
 import type { ControlClientOptions } from "../tmux/client.js";
+import { TmuxFormat } from "../tmux/format.js";
 import type { SessionRegistryOptions } from "../tmux/sessions.js";
 import { validatePaneId, type TmuxServer } from "../tmux/server.js";
+import { inSession, locate } from "./follow.js";
 import { PaneWatch } from "./pane-watch.js";
 import { PollWatch } from "./poll.js";
 import { WatchStarter, type After, type Entry } from "./starter.js";
@@ -67,6 +69,7 @@ export class Hub {
       key: this.key,
       instance: this.instance,
       warn: (message) => this.warn(message),
+      onDisplaced: (watch) => this.displaced(watch),
       ...(options.scrollback === undefined ? {} : { scrollback: options.scrollback }),
       ...(options.ringBytes === undefined ? {} : { ringBytes: options.ringBytes }),
       ...(options.client === undefined ? {} : { client: options.client }),
@@ -99,7 +102,7 @@ export class Hub {
       return fromCursor;
     }
     if (paneId !== undefined) return validatePaneId(paneId);
-    const [active] = await this.server.run(["display-message", "-p", "#{pane_id}"]);
+    const active = (await this.server.display(undefined, new TmuxFormat({ paneId: "pane_id" })))?.paneId;
     if (!active) throw new PanescopeError("unknown-pane", "tmux reports no active pane: pass paneId (list_panes shows them)");
     return active;
   }
@@ -183,29 +186,75 @@ export class Hub {
       }
       return (await watch.check()) === "respawned" ? "respawned" : undefined;
     }
-    if (watch.connected) {
-      if (watch.respawned) return "respawned";
-      if (!probe) return undefined;
-      return (await watch.check()) === "respawned" ? "respawned" : undefined;
+    // A follow in progress (the pane left its client's session, or the client ended) decides first.
+    await entry.following;
+    // Without a client: find the pane again (or learn that the server restarted) on every read.
+    if (!watch.connected) await this.follow(paneId, entry);
+    if (entry.replace) return entry.replace;
+    if (watch.respawned) return "respawned";
+    if (!probe || !watch.connected) return undefined;
+    return (await watch.check()) === "respawned" ? "respawned" : undefined;
+  }
+
+  /** A watch says its pane may have left its client's session: follow it (once at a time). */
+  private displaced(watch: PaneWatch): void {
+    const entry = this.started.get(watch.paneId);
+    if (!entry || entry.watch !== watch || entry.retired) return;
+    void this.follow(watch.paneId, entry);
+  }
+
+  /**
+   * Finds where the pane is and keeps watching it there: through the control client of the session
+   * that holds it now (flagged "moved"), closed when it is gone, replaced when the server restarted
+   * or another process took the pane. Never answers `closed` for a pane that lives.
+   */
+  private follow(paneId: string, entry: Entry): Promise<void> {
+    if (entry.following) {
+      entry.followAgain = true;
+      return entry.following;
     }
-    // The control client ended: its session was destroyed, the server was killed or restarted, or
-    // someone detached it. Keep the closed observer (final screen) unless tmux has the pane again.
-    watch.observer.markClosed();
-    const { serverPid, serverStart } = watch.observer.identity;
-    let generation;
-    try {
-      generation = await this.server.serverGeneration({ timeoutMs: 5000 });
-    } catch {
-      return undefined; // no server now: the pane is gone, its last screen stays readable
+    const run = async (): Promise<void> => {
+      do {
+        entry.followAgain = false;
+        await this.followOnce(paneId, entry).catch((error: unknown) => this.warn(`panescope: following ${paneId}: ${messageOf(error)}`));
+      } while (entry.followAgain && !entry.retired);
+    };
+    entry.following = run().finally(() => (entry.following = undefined));
+    return entry.following;
+  }
+
+  private async followOnce(paneId: string, entry: Entry): Promise<void> {
+    const watch = entry.watch;
+    if (!(watch instanceof PaneWatch) || entry.retired) return;
+    const observer = watch.observer;
+    const where = await locate(this.server, paneId, observer.identity);
+    switch (where.kind) {
+      case "no-server":
+      case "gone":
+        observer.markClosed();
+        return;
+      case "server-restarted":
+      case "respawned":
+        entry.replace = where.kind;
+        if (where.kind === "respawned") observer.addBreak("respawned", 0);
+        else observer.markClosed();
+        return;
+      case "here":
+        break;
     }
-    if (generation.pid !== serverPid || generation.startTime !== serverStart) return "server-restarted";
-    // display-message may fall back to another pane when the target is gone (tmux 3.3a prints an
-    // empty line for `-t %99`), so compare the id it reports.
-    const alive = await this.server.run(["display-message", "-p", "-t", paneId, "#{pane_id}"]).then(
-      ([id]) => id === paneId,
-      () => false,
-    );
-    return alive ? "evicted" : undefined;
+    if (where.dead) observer.markClosed(where.exit);
+    const current = watch.currentSession;
+    // Still where we see it (a window can be linked into several sessions): nothing to follow.
+    if (watch.connected && current !== undefined && (current === where.sessionId || (await inSession(this.server, current, paneId)))) return;
+    const lease = await this.starter.lease(where.sessionId);
+    if (entry.retired || entry.watch !== watch) {
+      lease.release();
+      return;
+    }
+    const previous = entry.lease;
+    entry.lease = lease;
+    await watch.moveTo(lease.client);
+    previous?.release();
   }
 
   private start(paneId: string): Promise<Entry> {
@@ -250,6 +299,8 @@ export class Hub {
     const now = Date.now();
     let excess = byAge.length - maxPanes;
     for (const [paneId, entry] of byAge) {
+      // A pane someone is waiting on is in use, however long ago it was last read.
+      if (entry.watch.observer.waiting > 0 || entry.following) continue;
       if (excess-- > 0 || now - entry.watch.lastUsed > idleMs) this.retire(paneId, entry, "evicted");
     }
   }

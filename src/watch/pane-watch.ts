@@ -1,13 +1,17 @@
 // The bridge for one pane: routes a control client's events to a PaneObserver, seeds it race-free,
-// re-seeds it when tmux dropped output (%pause), and follows its size, death and respawn.
+// re-seeds it when tmux dropped output (%pause), follows its size, death and respawn, audits the
+// replica at rest, and says when the pane may have left its client's session (the hub follows it).
 import { isPanescopeError } from "../errors.js";
 import type { ControlClient } from "../tmux/client.js";
 import type { ControlEvent } from "../tmux/events.js";
 import { parseLayout } from "../tmux/layout.js";
 import { PaneObserver, type PaneIdentity } from "../observe/pane.js";
-import type { MissedReason } from "../observe/delta.js";
-import { livenessCommand, parseLiveness, parseProbe, seedCommands, probeCommands, type PaneProbe } from "./probe.js";
-import { ReflowCheck } from "./reflow.js";
+import { DEFAULT_SCROLLBACK } from "../observe/screen.js";
+import type { MissedReason, PaneExit } from "../observe/delta.js";
+import { Auditor } from "./audit.js";
+import { auditPane } from "./replica-check.js";
+import { livenessCommand, parseLiveness, parseProbe, seedCommands, type PaneProbe } from "./probe.js";
+import type { WidthPolicy } from "../observe/width-policy.js";
 
 export interface PaneWatchOptions {
   key: Uint8Array;
@@ -16,6 +20,16 @@ export interface PaneWatchOptions {
   ringBytes?: number;
   /** Continue numbering after an observer this one replaces, and name why its cursors are void. */
   after?: { offset: number; seq: number; reason: MissedReason };
+  /**
+   * The pane may have left the session this watch's client is attached to (moved, its window
+   * unlinked, the client switched), or the client ended: the owner finds where the pane is now and
+   * moves the watch there, or closes it. Without an owner the watch closes.
+   */
+  onDisplaced?: (watch: PaneWatch) => void;
+  /** Heals and other notable replica events, one line each. */
+  log?: (line: string) => void;
+  /** Character widths of the tmux in use (watch/widths.ts). */
+  widths?: WidthPolicy;
 }
 
 /** What a check on read found: still the same process, gone/exited, or a new process in the pane. */
@@ -32,36 +46,46 @@ type Mode = "dropping" | "recording" | "holding" | "live";
  * One subscription per control client, over every pane of its session. tmux 3.3a never reports a
  * dead pane through a single-pane subscription (`name:%1:#{pane_dead}` stays at 0 after the process
  * exits with remain-on-exit on), but the all-panes form `name:%*:…` does, within about a second.
+ * pane_dead_signal is empty on 3.2a (no such format).
  */
 export const PANES_SUBSCRIPTION = "panescope_panes";
-const SUBSCRIBE = ["refresh-client", "-B", `${PANES_SUBSCRIPTION}:%*:#{pane_dead} #{pane_pid}`];
+const SUBSCRIBE = ["refresh-client", "-B", `${PANES_SUBSCRIPTION}:%*:#{pane_dead} #{pane_pid} #{pane_dead_status} #{pane_dead_signal}`];
 
 export class PaneWatch {
   lastUsed = Date.now();
   /** Set when tmux reports a different process in the pane: the hub replaces this watch. */
   respawned = false;
+  private client: ControlClient;
   private mode: Mode = "dropping";
   private held: Uint8Array[] = [];
   private observerRef: PaneObserver | undefined;
   private retaking = false;
   /** Another capture is due after the running one: with a reason (output lost) or none (resync). */
   private queued: { reason?: MissedReason } | undefined;
-  /** The pane size tmux last reported. */
+  /** The pane size tmux last reported, and the window it is in. */
   private size = { cols: 0, rows: 0 };
+  private windowId = "";
   private disposed = false;
-  private readonly unsubscribe: () => void;
-  private readonly reflow = new ReflowCheck({ matches: () => this.matchesTmux(), resync: () => this.retake(undefined) });
+  private unbind: () => void = () => undefined;
+  readonly auditor = new Auditor({
+    audit: () =>
+      auditPane({
+        client: this.client,
+        paneId: this.paneId,
+        observer: this.observer,
+        history: this.history,
+        ready: () => this.mode === "live" && !this.retaking,
+        healed: (_state, rows) => this.options.log?.(`healed ${this.paneId}: ${rows.length > 0 ? `rows ${rows.join(",")}` : "the cursor"} differed from tmux's screen`),
+      }),
+  });
 
   private constructor(
-    private readonly client: ControlClient,
+    client: ControlClient,
     readonly paneId: string,
     private readonly options: PaneWatchOptions,
   ) {
-    this.unsubscribe = client.on((event) => this.onEvent(event));
-    // The process may end without a %exit line (server killed): the pane is gone to us either way.
-    void client.exited.then(() => {
-      if (!this.disposed) this.observerRef?.markClosed();
-    });
+    this.client = client;
+    this.bind(client);
   }
 
   get observer(): PaneObserver {
@@ -74,6 +98,11 @@ export class PaneWatch {
     return !this.client.closed;
   }
 
+  /** The session (id) the client behind this watch is attached to now, when tmux has said. */
+  get currentSession(): string | undefined {
+    return this.client.currentSession;
+  }
+
   /** Starts watching: subscribe first, then seed in one atomic command line (design.md). */
   static async start(client: ControlClient, paneId: string, options: PaneWatchOptions): Promise<PaneWatch> {
     const watch = new PaneWatch(client, paneId, options);
@@ -82,8 +111,7 @@ export class PaneWatch {
       // An emulator that cannot keep up drops its queue; the screen is then taken from tmux again.
       watch.observerRef = observerFor(paneId, probe, options, () => void watch.retake("overflow"));
       watch.observerRef.seed(probe.state);
-      watch.size = { cols: probe.state.cols, rows: probe.state.rows };
-      if (probe.dead) watch.observerRef.markClosed();
+      watch.took(probe);
       watch.goLive();
       if (watch.queued) void watch.retake(watch.queued.reason);
       // Best effort: without it a dead pane under remain-on-exit is still found by check() on read.
@@ -95,61 +123,83 @@ export class PaneWatch {
     }
   }
 
+  /**
+   * The pane is now in a session this watch's client does not see (or the client ended): watch it
+   * through `client` instead. Output between leaving and now is lost: the screen is taken again and
+   * readers are told (missed, "moved").
+   */
+  async moveTo(client: ControlClient): Promise<void> {
+    if (this.disposed) return;
+    this.unbind();
+    this.client = client;
+    this.bind(client);
+    client.command(SUBSCRIBE).catch(() => undefined);
+    await this.retake("moved");
+  }
+
   /** Asks tmux whether the pane is still alive and the same process; closes the observer if not. */
   async check(): Promise<PaneState> {
     const observer = this.observer;
     if (this.respawned) return "respawned";
-    if (this.client.closed) {
-      observer.markClosed();
-      return "closed";
-    }
+    if (this.client.closed) return observer.closed ? "closed" : "alive";
     // Probed even when already closed: a dead pane (remain-on-exit) can be respawned. A short
     // question, not the full probe: under a flood its reply waits behind the pane's output.
     try {
       const live = parseLiveness(this.paneId, await this.client.command(livenessCommand(this.paneId), { timeoutMs: 5000 }));
-      if (!live.exists) observer.markClosed();
+      if (!live.exists) this.displaced();
       else if (live.panePid !== observer.identity.panePid) return this.markRespawned();
       else if (live.dead) observer.markClosed();
     } catch (error) {
-      // Can't find the pane, or the client ended: either way it is gone to us. A slow reply (a
-      // client far behind a flood) proves nothing: the pane stays open.
-      if (!isPanescopeError(error, "timeout") && !isPanescopeError(error, "aborted")) observer.markClosed();
+      // A slow reply (a client far behind a flood) proves nothing; anything else: look for the pane.
+      if (!isPanescopeError(error, "timeout") && !isPanescopeError(error, "aborted")) this.displaced();
     }
     return observer.closed ? "closed" : "alive";
   }
 
   dispose(): void {
     this.disposed = true;
-    this.reflow.dispose();
-    this.unsubscribe();
+    this.auditor.dispose();
+    this.unbind();
     this.observerRef?.dispose();
   }
 
-  /** Our rows, cursor and size against tmux's, probed atomically without pausing the pane. */
-  private async matchesTmux(): Promise<boolean> {
-    const probe = parseProbe(await this.client.commands(probeCommands(this.paneId), { timeoutMs: 5000 }));
-    const ours = await this.observer.screenText();
-    const state = probe.state.alternate
-      ? { lines: probe.state.alternate.lines, cursorX: probe.state.cursorX, cursorY: probe.state.cursorY }
-      : probe.state;
-    // capture-pane -e: drop SGR sequences and trailing blanks to compare text as rows show it.
-    const theirs = state.lines.slice(-probe.state.rows).map((line) => line.replace(/\x1b\[[0-9;:]*m/g, "").replace(/ +$/, ""));
-    return (
-      ours.screen.cols === probe.state.cols &&
-      ours.screen.rows === probe.state.rows &&
-      ours.screen.cursorX === state.cursorX &&
-      ours.screen.cursorY === state.cursorY &&
-      ours.screen.alternate === (probe.state.alternate !== undefined) &&
-      JSON.stringify(ours.rows) === JSON.stringify(theirs)
-    );
+  private get history(): number {
+    return this.options.scrollback ?? DEFAULT_SCROLLBACK;
+  }
+
+  private bind(client: ControlClient): void {
+    const off = client.on((event) => this.onEvent(event));
+    let bound = true;
+    // The process may end without a %exit line (server killed): find out where the pane is.
+    void client.exited.then(() => {
+      if (bound && !this.disposed) this.displaced();
+    });
+    this.unbind = () => {
+      bound = false;
+      off();
+    };
+  }
+
+  /** Hands the question "where is the pane now" to the owner; without one the pane is gone to us. */
+  private displaced(): void {
+    if (this.disposed || !this.observerRef) return;
+    if (this.options.onDisplaced) this.options.onDisplaced(this);
+    else this.observerRef.markClosed();
   }
 
   /** pause → capture → state → continue; output before `%continue` dropped or recorded, after it held. */
   private async capture(before: "dropping" | "recording" = "dropping"): Promise<PaneProbe> {
     this.mode = before;
     this.held = [];
-    const replies = await this.client.commands(seedCommands(this.paneId));
+    const replies = await this.client.commands(seedCommands(this.paneId, this.history));
     return parseProbe(replies.slice(1, 4));
+  }
+
+  /** Notes what a capture found about the pane itself. */
+  private took(probe: PaneProbe): void {
+    this.size = { cols: probe.state.cols, rows: probe.state.rows };
+    this.windowId = probe.windowId;
+    if (probe.dead) this.observer.markClosed(probe.exit);
   }
 
   private goLive(): void {
@@ -172,7 +222,7 @@ export class PaneWatch {
     switch (event.type) {
       case "output":
         if (event.paneId !== this.paneId) return;
-        this.reflow.onOutput();
+        this.auditor.onOutput();
         if (this.mode === "live") this.observer.ingest(event.data);
         else if (this.mode === "holding") this.held.push(event.data);
         else if (this.mode === "recording") this.observer.appendRaw(event.data);
@@ -193,13 +243,18 @@ export class PaneWatch {
         return;
       case "window-close":
       case "unlinked-window-close":
-        if (this.observerRef) void this.check();
+        // Our window left the session (killed, moved, unlinked): the pane may live on elsewhere.
+        if (event.windowId === this.windowId) this.displaced();
+        return;
+      case "session-changed":
+        // This client was switched to another session (a user's switch-client can pick it).
+        if (this.observerRef) this.displaced();
         return;
       case "subscription-changed":
         this.onSubscription(event);
         return;
       case "exit":
-        this.observerRef?.markClosed();
+        this.displaced();
         return;
       default:
         return;
@@ -212,22 +267,27 @@ export class PaneWatch {
     // full layout keeps the unzoomed split); without zoom both layouts are the same.
     const visible = event.visibleLayout === undefined ? null : parseLayout(event.visibleLayout);
     const pane = (visible ?? event.panes).find((p) => p.paneId === this.paneId) ?? event.panes.find((p) => p.paneId === this.paneId);
-    if (pane && (pane.cols !== this.size.cols || pane.rows !== this.size.rows)) {
+    if (pane) {
+      // Also a pane joined into another window of the same session: that window is ours now.
+      this.windowId = event.windowId;
+      if (pane.cols === this.size.cols && pane.rows === this.size.rows) return;
       this.size = { cols: pane.cols, rows: pane.rows };
       // Follow at once (in stream order); once quiet, make sure the reflow agrees with tmux's.
       this.observerRef.resize(pane.cols, pane.rows);
-      this.reflow.schedule();
-    } else if (pane) return;
-    else if (!event.panes.some((p) => p.paneId === this.paneId)) void this.check();
+      this.auditor.schedule();
+    } else if (event.windowId === this.windowId) {
+      // The pane left its window: it exited, or was broken out, joined or swapped elsewhere.
+      this.displaced();
+    }
   }
 
   private onSubscription(event: Extract<ControlEvent, { type: "subscription-changed" }>): void {
     const observer = this.observerRef;
     if (!observer || event.paneId !== this.paneId) return;
     if (event.name !== PANES_SUBSCRIPTION) return;
-    const [dead, pid] = event.value.split(" ");
+    const [dead, pid, status, signal] = event.value.split(" ");
     if (pid !== undefined && pid !== "" && Number(pid) !== observer.identity.panePid) this.markRespawned();
-    else if (dead === "1") observer.markClosed();
+    else if (dead === "1") observer.markClosed(exitOf(status, signal));
   }
 
   /**
@@ -254,8 +314,7 @@ export class PaneWatch {
           if (this.disposed) return;
           if (job.reason) this.observer.reseed(probe.state, job.reason);
           else this.observer.resync(probe.state);
-          this.size = { cols: probe.state.cols, rows: probe.state.rows };
-          if (probe.dead) this.observer.markClosed();
+          this.took(probe);
           this.goLive();
           current = this.queued;
           attempt = 1;
@@ -278,6 +337,14 @@ export class PaneWatch {
 
 const MAX_RESEEDS = 5;
 
+/** `#{pane_dead_status} #{pane_dead_signal}` as an exit; undefined when tmux recorded neither. */
+export function exitOf(status: string | undefined, signal: string | undefined): PaneExit | undefined {
+  const exit: PaneExit = {};
+  if (status !== undefined && /^\d+$/.test(status)) exit.status = Number(status);
+  if (signal !== undefined && signal !== "" && signal !== "0") exit.signal = signal;
+  return exit.status === undefined && exit.signal === undefined ? undefined : exit;
+}
+
 /** A new observer for what a probe found; continues after a predecessor's offsets when given. */
 export function observerFor(paneId: string, probe: PaneProbe, options: PaneWatchOptions, onStale?: () => void): PaneObserver {
   const identity: PaneIdentity = {
@@ -295,6 +362,7 @@ export function observerFor(paneId: string, probe: PaneProbe, options: PaneWatch
     ...(options.scrollback === undefined ? {} : { scrollback: options.scrollback }),
     ...(options.ringBytes === undefined ? {} : { ringBytes: options.ringBytes }),
     ...(onStale ? { onStale } : {}),
+    ...(options.widths === undefined ? {} : { widths: options.widths }),
     ...(options.after
       ? { startOffset: options.after.offset + 1, startSeq: options.after.seq + 1, predecessor: options.after.reason }
       : {}),

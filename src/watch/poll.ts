@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { isPanescopeError, PanescopeError } from "../errors.js";
 import type { Delta, ReadLimits } from "../observe/delta.js";
 import { PaneObserver } from "../observe/pane.js";
+import { DEFAULT_SCROLLBACK } from "../observe/screen.js";
 import type { PaneState as SeedState } from "../observe/seed.js";
 import type { TmuxServer } from "../tmux/server.js";
 import { observerFor, type PaneState, type PaneWatchOptions } from "./pane-watch.js";
@@ -19,10 +20,10 @@ export interface PollWatchOptions extends PaneWatchOptions {
 export const DEFAULT_POLL_INTERVAL_MS = 250;
 
 /** The probe of probe.ts through ONE one-shot tmux invocation (tmux runs a `;` list atomically). */
-export async function pollProbe(server: TmuxServer, paneId: string): Promise<PaneProbe> {
+export async function pollProbe(server: TmuxServer, paneId: string, history: number): Promise<PaneProbe> {
   // Replies are split on a random line no pane can predict, so captured text cannot forge a split.
   const nonce = `panescope-${randomBytes(8).toString("hex")}`;
-  const commands = probeCommands(paneId).flatMap((command, i) => (i === 0 ? [command] : [["display-message", "-p", nonce], command]));
+  const commands = probeCommands(paneId, history).flatMap((command, i) => (i === 0 ? [command] : [["display-message", "-p", nonce], command]));
   let lines: string[];
   try {
     lines = await server.runMany(commands, { timeoutMs: 5000 });
@@ -50,6 +51,7 @@ export class PollWatch {
   since = Date.now();
   respawned = false;
   private history: number;
+  private readonly scrollback: number;
   private readonly intervalMs: number;
 
   private constructor(
@@ -58,18 +60,20 @@ export class PollWatch {
     readonly observer: PaneObserver,
     probe: PaneProbe,
     intervalMs: number,
+    scrollback: number,
   ) {
     this.history = historyOf(probe);
     this.intervalMs = intervalMs;
+    this.scrollback = scrollback;
   }
 
   static async start(server: TmuxServer, paneId: string, options: PollWatchOptions): Promise<PollWatch> {
-    const probe = await pollProbe(server, paneId);
+    const probe = await pollProbe(server, paneId, options.scrollback ?? DEFAULT_SCROLLBACK);
     const observer = observerFor(paneId, probe, options);
     observer.setStreaming(false);
     observer.seed(probe.state);
-    if (probe.dead) observer.markClosed();
-    return new PollWatch(server, paneId, observer, probe, options.intervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+    if (probe.dead) observer.markClosed(probe.exit);
+    return new PollWatch(server, paneId, observer, probe, options.intervalMs ?? DEFAULT_POLL_INTERVAL_MS, options.scrollback ?? DEFAULT_SCROLLBACK);
   }
 
   /** Polls tmux once: repaints the screen from its capture, and notes death or a new process. */
@@ -77,7 +81,7 @@ export class PollWatch {
     if (this.respawned) return "respawned";
     let probe: PaneProbe;
     try {
-      probe = await pollProbe(this.server, this.paneId);
+      probe = await pollProbe(this.server, this.paneId, this.scrollback);
     } catch {
       this.observer.markClosed(); // the pane (or the server) is gone: the last screen stays readable
       return "closed";
@@ -88,7 +92,7 @@ export class PollWatch {
       return "respawned";
     }
     this.repaint(probe);
-    if (probe.dead) this.observer.markClosed();
+    if (probe.dead) this.observer.markClosed(probe.exit);
     return this.observer.closed ? "closed" : "alive";
   }
 
@@ -116,7 +120,8 @@ export class PollWatch {
   private repaint(probe: PaneProbe): void {
     const { state } = probe;
     const history = historyOf(probe);
-    const scrolled = Math.max(0, Math.min(history - this.history, history));
+    // At most the history lines the capture holds (the replica keeps no more).
+    const scrolled = Math.max(0, Math.min(history - this.history, state.lines.length - state.rows));
     this.history = history;
     this.observer.resize(state.cols, state.rows);
     const visible = state.lines.slice(Math.max(0, state.lines.length - state.rows - scrolled));
@@ -127,7 +132,7 @@ export class PollWatch {
 
 /** Lines of the normal screen above its visible rows. */
 function historyOf(probe: PaneProbe): number {
-  return Math.max(0, probe.state.lines.length - probe.state.rows);
+  return probe.historySize;
 }
 
 function isEmpty(delta: Delta): boolean {

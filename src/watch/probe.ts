@@ -2,33 +2,55 @@
 // Pure: argv lists out, reply lines in. The recipe runs as ONE command line so tmux executes it
 // atomically: nothing the pane prints falls between the capture and the resumed stream.
 import { PanescopeError } from "../errors.js";
+import type { PaneExit } from "../observe/delta.js";
 import type { PaneState } from "../observe/seed.js";
+import { TmuxFormat } from "../tmux/format.js";
 
-const FIELDS = [
-  "pane_id",
-  "pane_pid",
-  "pane_width",
-  "pane_height",
-  "cursor_x",
-  "cursor_y",
-  "alternate_on",
-  "alternate_saved_x",
-  "alternate_saved_y",
-  "scroll_region_upper",
-  "scroll_region_lower",
-  "history_size",
-  "pane_dead",
-  "pid",
-  "start_time",
-  "session_id",
-] as const;
+/** Numbers and ids only, so no tmux version is needed to read it; one nonce per process. */
+export const PROBE = new TmuxFormat({
+  paneId: "pane_id",
+  panePid: "pane_pid",
+  cols: "pane_width",
+  rows: "pane_height",
+  cursorX: "cursor_x",
+  cursorY: "cursor_y",
+  alternate: "alternate_on",
+  savedX: "alternate_saved_x",
+  savedY: "alternate_saved_y",
+  scrollTop: "scroll_region_upper",
+  scrollBottom: "scroll_region_lower",
+  history: "history_size",
+  dead: "pane_dead",
+  deadStatus: "pane_dead_status",
+  deadSignal: "pane_dead_signal",
+  windowId: "window_id",
+  serverPid: "pid",
+  serverStart: "start_time",
+  sessionId: "session_id",
+  origin: "origin_flag",
+  wrap: "wrap_flag",
+  insert: "insert_flag",
+  cursorKeys: "keypad_cursor_flag",
+  keypad: "keypad_flag",
+  cursorVisible: "cursor_flag",
+  mouseStandard: "mouse_standard_flag",
+  mouseButton: "mouse_button_flag",
+  mouseAny: "mouse_any_flag",
+  mouseSgr: "mouse_sgr_flag",
+  mouseUtf8: "mouse_utf8_flag",
+});
 
-export const PROBE_FORMAT = FIELDS.map((field) => `#{${field}}`).join(" ");
+const LIVENESS = new TmuxFormat({ paneId: "pane_id", panePid: "pane_pid", dead: "pane_dead" });
 
 export interface PaneProbe {
   paneId: string;
   panePid: number;
   sessionId: string;
+  windowId: string;
+  /** Lines in tmux's history (#{history_size}), of which the capture holds at most what was asked. */
+  historySize: number;
+  /** How the program ended, for a dead pane when tmux recorded it. */
+  exit?: PaneExit;
   serverPid: number;
   serverStart: number;
   dead: boolean;
@@ -39,20 +61,25 @@ export interface PaneProbe {
  * pause → saved normal screen (-a -q: empty, not an error, when there is none; an error would stop
  * the rest of the line and leave the pane paused) → history + screen → state → continue.
  * Output that arrives before the `%continue` notification is inside the capture (tmux 3.3a).
+ * `history`: lines of scrollback to take, no more than the replica keeps (a pane with 200k lines
+ * of history took 3.3 s to seed whole and held every other call meanwhile).
  */
-export function seedCommands(paneId: string): string[][] {
+export function seedCommands(paneId: string, history: number): string[][] {
   return [
     ["refresh-client", "-A", `${paneId}:pause`],
-    ["capture-pane", "-a", "-q", "-p", "-e", "-N", "-t", paneId],
-    ["capture-pane", "-p", "-e", "-N", "-S", "-", "-E", "-", "-t", paneId],
-    ["display-message", "-p", "-t", paneId, PROBE_FORMAT],
+    ...probeCommands(paneId, history),
     ["refresh-client", "-A", `${paneId}:continue`],
   ];
 }
 
-/** The same state without the pause (for polling when control mode is unavailable). */
-export function probeCommands(paneId: string): string[][] {
-  return seedCommands(paneId).slice(1, 4);
+/** The same state without the pause (the audit at rest; polling when control mode is unavailable). */
+export function probeCommands(paneId: string, history: number): string[][] {
+  const start = history > 0 ? `-${Math.floor(history)}` : "0";
+  return [
+    ["capture-pane", "-a", "-q", "-p", "-e", "-N", "-t", paneId],
+    ["capture-pane", "-p", "-e", "-N", "-S", start, "-E", "-", "-t", paneId],
+    ["display-message", "-p", "-t", paneId, PROBE.text],
+  ];
 }
 
 function integer(value: string | undefined, field: string): number {
@@ -65,43 +92,59 @@ function integer(value: string | undefined, field: string): number {
 
 /** Reads the replies of probeCommands (saved screen, capture, display). */
 export function parseProbe([saved, capture, display]: string[][]): PaneProbe {
-  const values = (display?.[0] ?? "").split(" ");
-  const field = (name: (typeof FIELDS)[number]): string | undefined => values[FIELDS.indexOf(name)];
-  const cols = integer(field("pane_width"), "pane_width");
-  const rows = integer(field("pane_height"), "pane_height");
-  const history = integer(field("history_size"), "history_size");
+  const f = PROBE.parseOne(display ?? []);
+  if (f === undefined) throw new PanescopeError("protocol", "tmux printed no pane state for the probe: is the pane gone?");
+  const cols = integer(f.cols, "pane_width");
+  const rows = integer(f.rows, "pane_height");
   const lines = capture ?? [];
-  const alternate = field("alternate_on") === "1";
+  // The capture is the history lines asked for (at most history_size) then the screen's rows.
+  const history = Math.min(integer(f.history, "history_size"), Math.max(0, lines.length - rows));
+  const alternate = f.alternate === "1";
   const state: PaneState = {
     cols,
     rows,
     lines: alternate ? [...lines.slice(0, history), ...(saved ?? []).slice(0, rows)] : lines,
-    cursorX: integer(field("cursor_x"), "cursor_x"),
-    cursorY: integer(field("cursor_y"), "cursor_y"),
-    scrollTop: integer(field("scroll_region_upper"), "scroll_region_upper"),
-    scrollBottom: integer(field("scroll_region_lower"), "scroll_region_lower"),
+    cursorX: integer(f.cursorX, "cursor_x"),
+    cursorY: integer(f.cursorY, "cursor_y"),
+    scrollTop: integer(f.scrollTop, "scroll_region_upper"),
+    scrollBottom: integer(f.scrollBottom, "scroll_region_lower"),
+    modes: {
+      origin: f.origin === "1",
+      wrap: f.wrap !== "0",
+      insert: f.insert === "1",
+      cursorKeys: f.cursorKeys === "1",
+      keypad: f.keypad === "1",
+      cursorVisible: f.cursorVisible !== "0",
+      mouse: { standard: f.mouseStandard === "1", button: f.mouseButton === "1", any: f.mouseAny === "1", sgr: f.mouseSgr === "1", utf8: f.mouseUtf8 === "1" },
+    },
   };
   if (alternate) {
     state.alternate = {
       lines: lines.slice(history),
-      savedX: integer(field("alternate_saved_x"), "alternate_saved_x"),
-      savedY: integer(field("alternate_saved_y"), "alternate_saved_y"),
+      savedX: integer(f.savedX, "alternate_saved_x"),
+      savedY: integer(f.savedY, "alternate_saved_y"),
     };
   }
+  const exit: PaneExit = {};
+  if (/^\d+$/.test(f.deadStatus)) exit.status = Number(f.deadStatus);
+  if (f.deadSignal !== "" && f.deadSignal !== "0") exit.signal = f.deadSignal;
   return {
-    paneId: field("pane_id") ?? "",
-    panePid: integer(field("pane_pid"), "pane_pid"),
-    sessionId: field("session_id") ?? "",
-    serverPid: integer(field("pid"), "pid"),
-    serverStart: integer(field("start_time"), "start_time"),
-    dead: field("pane_dead") === "1",
+    paneId: f.paneId,
+    panePid: integer(f.panePid, "pane_pid"),
+    sessionId: f.sessionId,
+    windowId: f.windowId,
+    historySize: integer(f.history, "history_size"),
+    ...(f.dead === "1" && (exit.status !== undefined || exit.signal !== undefined) ? { exit } : {}),
+    serverPid: integer(f.serverPid, "pid"),
+    serverStart: integer(f.serverStart, "start_time"),
+    dead: f.dead === "1",
     state,
   };
 }
 
 /** Whether a pane still exists, its process, and whether that process exited: one short reply. */
 export function livenessCommand(paneId: string): string[] {
-  return ["display-message", "-p", "-t", paneId, "#{pane_id} #{pane_pid} #{pane_dead}"];
+  return ["display-message", "-p", "-t", paneId, LIVENESS.text];
 }
 
 export interface Liveness {
@@ -111,7 +154,7 @@ export interface Liveness {
   dead: boolean;
 }
 
-export function parseLiveness(paneId: string, [line]: string[]): Liveness {
-  const [id, pid, dead] = (line ?? "").split(" ");
-  return { exists: id === paneId, panePid: Number(pid), dead: dead === "1" };
+export function parseLiveness(paneId: string, lines: string[]): Liveness {
+  const f = LIVENESS.parseOne(lines);
+  return { exists: f?.paneId === paneId, panePid: Number(f?.panePid), dead: f?.dead === "1" };
 }

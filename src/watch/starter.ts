@@ -2,16 +2,24 @@
 // mode fails — a PollWatch over one-shot capture-pane; and, later, the stream again.
 import { PanescopeError, isPanescopeError, messageOf } from "../errors.js";
 import type { ControlClientOptions } from "../tmux/client.js";
+import { TmuxFormat } from "../tmux/format.js";
 import { SessionRegistry, type SessionLease, type SessionRegistryOptions } from "../tmux/sessions.js";
 import type { TmuxServer } from "../tmux/server.js";
+import type { WidthPolicy } from "../observe/width-policy.js";
 import { PaneWatch, type PaneWatchOptions } from "./pane-watch.js";
 import { PollWatch } from "./poll.js";
+import { WidthLearner } from "./widths.js";
 
 export interface Entry {
   watch: PaneWatch | PollWatch;
   /** The control client behind a PaneWatch (none while polling). */
   lease?: SessionLease;
   retired?: boolean;
+  /** A follow (follow.ts) in progress, and whether another was asked for meanwhile. */
+  following?: Promise<void> | undefined;
+  followAgain?: boolean;
+  /** Set by a follow: this watch cannot go on (the server restarted, another process in the pane). */
+  replace?: "server-restarted" | "respawned";
 }
 
 export type After = NonNullable<PaneWatchOptions["after"]>;
@@ -27,6 +35,8 @@ export interface StarterOptions {
   retryStreamingMs?: number;
   pollIntervalMs?: number;
   warn: (message: string) => void;
+  /** Passed to every PaneWatch: its pane may have left the session its client sees. */
+  onDisplaced?: PaneWatchOptions["onDisplaced"];
 }
 
 /** Failures of control mode itself; the pane may still be readable through one-shot commands. */
@@ -34,8 +44,10 @@ const CONTROL_FAILURES = new Set(["tmux-exited", "timeout", "protocol", "command
 
 export class WatchStarter {
   private readonly sessions: SessionRegistry;
+  private readonly widths: WidthLearner;
 
   constructor(private readonly options: StarterOptions) {
+    this.widths = new WidthLearner(options.warn);
     // Watches re-seed on %pause themselves (the seed recipe resumes the pane): no auto-continue.
     this.sessions = new SessionRegistry({
       server: options.server,
@@ -54,8 +66,9 @@ export class WatchStarter {
       if (!isPanescopeError(error) || !CONTROL_FAILURES.has(error.kind)) throw error;
       const retryS = Math.round((this.options.retryStreamingMs ?? 30_000) / 1000);
       this.options.warn(`panescope: control mode unavailable for ${paneId} (${messageOf(error)}); polling capture-pane, retrying in ${retryS} s`);
+      const widths = await this.widths.policy((argv) => this.options.server.run(argv));
       const watch = await PollWatch.start(this.options.server, paneId, {
-        ...this.watchOptions(after),
+        ...this.watchOptions(after, widths),
         ...(this.options.pollIntervalMs === undefined ? {} : { intervalMs: this.options.pollIntervalMs }),
       });
       return { watch };
@@ -84,20 +97,28 @@ export class WatchStarter {
     return true;
   }
 
+  /** A control client for `session` (a session id), held until the lease is released. */
+  async lease(session: string): Promise<SessionLease> {
+    let lease = await this.sessions.acquire(session);
+    if (lease.client.closed) {
+      lease.release();
+      await lease.client.exited;
+      lease = await this.sessions.acquire(session);
+    }
+    return lease;
+  }
+
   async closeAll(): Promise<void> {
     await this.sessions.closeAll();
   }
 
   private async stream(paneId: string, session: string, after: After | undefined): Promise<Entry> {
-    let lease = await this.sessions.acquire(session);
-    if (lease.client.closed) {
-      // A client whose tmux just ended (server restarted) that the registry has not dropped yet.
-      lease.release();
-      await lease.client.exited;
-      lease = await this.sessions.acquire(session);
-    }
+    // A client whose tmux just ended (server restarted) that the registry has not dropped yet is
+    // replaced by lease().
+    const lease = await this.lease(session);
     try {
-      const watch = await PaneWatch.start(lease.client, paneId, this.watchOptions(after));
+      const widths = await this.widths.policy((argv) => lease.client.command(argv));
+      const watch = await PaneWatch.start(lease.client, paneId, this.watchOptions(after, widths));
       return { watch, lease };
     } catch (error) {
       lease.release();
@@ -105,20 +126,23 @@ export class WatchStarter {
     }
   }
 
-  private watchOptions(after: After | undefined): PaneWatchOptions {
+  private watchOptions(after: After | undefined, widths: WidthPolicy | undefined): PaneWatchOptions {
     return {
+      ...(widths ? { widths } : {}),
       key: this.options.key,
       instance: this.options.instance,
       ...(this.options.scrollback === undefined ? {} : { scrollback: this.options.scrollback }),
       ...(this.options.ringBytes === undefined ? {} : { ringBytes: this.options.ringBytes }),
+      ...(this.options.onDisplaced ? { onDisplaced: this.options.onDisplaced } : {}),
+      log: (line) => this.options.warn(`panescope: ${line}`),
       ...(after ? { after } : {}),
     };
   }
 
   private async sessionOf(paneId: string): Promise<string> {
     try {
-      const [session] = await this.options.server.run(["display-message", "-p", "-t", paneId, "#{session_id}"]);
-      if (session) return session;
+      const found = await this.options.server.display(paneId, new TmuxFormat({ paneId: "pane_id", session: "session_id" }));
+      if (found?.paneId === paneId && found.session !== "") return found.session;
     } catch (error) {
       if (!isPanescopeError(error, "command-failed")) throw error;
     }

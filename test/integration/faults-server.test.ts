@@ -42,6 +42,7 @@ describe("the tmux server goes away", () => {
 
     // A new server on the same socket: pane ids start again at %0, so the id is the same.
     await test.server.run(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "50", "-y", "10", "echo after-restart; exec sleep 600"]);
+    await test.server.sizeNewSession("=main:", 50, 10);
     expect(await paneIn(test, "main")).toBe(pane);
     await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", pane])).includes("after-restart"), 5000, "new output");
     const delta = await mcp.capture({ cursor: start.cursor });

@@ -1,9 +1,10 @@
 // Live fidelity: the programs of test/fidelity/scenarios.ts run in a private tmux server, watched
 // through the Hub from the pane's first byte; at quiescence the rendered rows and cursor equal
-// tmux's own capture-pane -p and #{cursor_x},#{cursor_y}. Plus the known width gap, measured.
+// tmux's own capture-pane -p and #{cursor_x},#{cursor_y}. Plus widths that differ by tmux version.
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { Hub } from "../../src/watch/hub.js";
+import { rulesFor } from "../../src/observe/width-table.js";
 import { driverFor, preparePane, scenarios, type Scenario } from "../fidelity/scenarios.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";
 
@@ -65,12 +66,13 @@ describe("live fidelity against tmux", () => {
     await s.finish?.(d);
   });
 
-  it("widths: CJK and a simple emoji agree; a ZWJ family is 2 columns in tmux 3.3a but 6 in xterm (known gap)", async () => {
+  it("widths: CJK, emoji, VS16, a skin tone and a ZWJ family are as wide in the replica as in the tmux in use", async () => {
     // One sample per line, each printed then held by `read` so its cursor column can be read on both sides.
-    const samples = ["日本語", "🙂", "é", "👨‍👩‍👧"];
+    const samples = ["日本語", "🙂", "é", "❤️", "👍🏽", "👨‍👩‍👧"];
     const script = `for s in ${samples.map((x) => `'${x}'`).join(" ")}; do printf '%s' "$s"; read x; done\nexec sleep 86400\n`;
     const s: Scenario = { name: "widths", cols: 40, rows: 8, files: { "run.sh": script }, drive: async () => undefined };
     const { test, hub, pane } = await watched(s);
+    const [version = ""] = await test.run(["display-message", "-p", "#{version}"]);
     const observer = await hub.observer(pane);
     const measured: Array<{ sample: string; tmux: number; xterm: number; text: string }> = [];
     for (const [y, sample] of samples.entries()) {
@@ -88,14 +90,12 @@ describe("live fidelity against tmux", () => {
       measured.push({ sample, tmux: tmuxX, xterm: ours.screen.cursorX, text: ours.rows[y] ?? "" });
       await test.run(["send-keys", "-t", pane, "Enter"]);
     }
-    // Same text on both sides; only the ZWJ sequence's width differs. This is the documented gap
-    // (design.md, "Known width gap"): if either side changes, this test fails and says so.
-    expect(measured).toEqual([
-      { sample: "日本語", tmux: 6, xterm: 6, text: "日本語" },
-      { sample: "🙂", tmux: 2, xterm: 2, text: "🙂" },
-      { sample: "é", tmux: 1, xterm: 1, text: "é" },
-      { sample: "👨‍👩‍👧", tmux: 2, xterm: 6, text: "👨‍👩‍👧" },
-    ]);
+    // The replica follows the version's rules (docs/widths.md): VS16 and skin tones widen or join
+    // from 3.4 on, a ZWJ sequence is one 2-column cell from 3.3 on. Measured on 3.2a–3.7c.
+    const rules = rulesFor(version);
+    const older = rules === "3.2" || rules === "3.3";
+    const widths = [6, 2, 1, older ? 1 : 2, older ? 4 : 2, rules === "3.2" ? 6 : 2];
+    expect(measured).toEqual(samples.map((sample, i) => ({ sample, tmux: widths[i], xterm: widths[i], text: sample })));
     const tmuxRows = (await tmuxView(test, pane)).rows;
     expect(tmuxRows.slice(0, samples.length)).toEqual(samples);
   });

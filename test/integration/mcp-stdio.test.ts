@@ -197,7 +197,8 @@ describe("panescope over stdio", () => {
     const sent = await call("send_keys", { paneId: pane, text: hostile, enter: true });
     expect(sent.isError, text(sent)).toBeFalsy();
     await call("send_keys", { paneId: pane, text: "ends with;", enter: true });
-    const seen = await call("wait_for", { paneId: pane, pattern: "^ends with;$" });
+    // cat's copy of the last line comes after its copy of the hostile one (the echo alone can come first).
+    const seen = await call("wait_for", { paneId: pane, pattern: "^ends with;\\nends with;$" });
     expect(seen.structuredContent).toMatchObject({ outcome: "matched" });
     const screen = (await call("capture_pane", { paneId: pane })).structuredContent as { rows: string[] };
     expect(screen.rows.filter((r) => r === hostile)).toHaveLength(2); // the tty's echo, then cat's copy

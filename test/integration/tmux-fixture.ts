@@ -40,6 +40,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   const args = ["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", String(options.cols ?? 80), "-y", String(options.rows ?? 24), ...env];
   if (options.command !== undefined) args.push(options.command);
   await server.run(args);
+  await server.sizeNewSession(`=${session}:`, options.cols ?? 80, options.rows ?? 24);
   let killed = false;
   const test: TestServer = {
     server,

@@ -131,6 +131,11 @@ describe("notes", () => {
     expect(text.split("\n")).toEqual([`cursor=${CURSOR} %1 @5,2`, "missed 12 B: paused", "wait capped at 30000 ms", "wait cancelled", "cut 3 rows (maxLines/maxBytes)", "4|x"]);
   });
 
+  it("rows healed from tmux's screen are named by screen row", () => {
+    const text = renderDelta(delta({ healed: [103, 104], patch: { full: false, rows: [{ row: 3, text: "é" }, { row: 4, text: "x" }], cut: 0 } }));
+    expect(text.split("\n")).toEqual([`cursor=${CURSOR} %1 @5,2`, "healed rows 3,4: tmux draws them so", "3|é", "|x"]);
+  });
+
   it("a pane that ended says so after its last output, with the exit status or signal when known", () => {
     const closed = (exit?: Delta["exit"]) => renderDelta(delta({ closed: true, ...(exit ? { exit } : {}), patch: { full: false, rows: [{ row: 5, text: "$ exit 3" }], cut: 0 } })).split("\n");
     expect(closed({ status: 3 })).toEqual([`cursor=${CURSOR} %1 @5,2`, "5|$ exit 3", "closed: exit status 3"]);

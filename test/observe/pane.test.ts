@@ -264,6 +264,27 @@ describe("PaneObserver", () => {
     ]);
   });
 
+  it("a heal takes tmux's rows keeping line numbers: only rows that differ are news, and they are named", async () => {
+    const pane = observer();
+    for (let i = 0; i < 10; i++) pane.ingest(bytes(`line ${i}\r\n`));
+    pane.ingest(bytes("$ "));
+    const seen = await pane.read();
+    const top = seen.screen.top;
+    // tmux shows row 2 differently (say, a width xterm draws otherwise).
+    const lines = ["line 0", "line 1", "line 2", "line 3", "line 4", "line 5", "line 6", "LINE 7", "line 8", "line 9", "$ "];
+    pane.heal({ cols: 40, rows: 6, lines, cursorX: 2, cursorY: 5 }, [2]);
+    const delta = await pane.read(seen.cursor);
+    expect(delta.screen.top).toBe(top);
+    expect(delta.rows).toEqual([{ line: top + 2, text: "LINE 7" }]);
+    expect(delta).toMatchObject({ healed: [top + 2], missed: false, first: false, raw: "" });
+    // Later reads carry on normally, without the note.
+    pane.ingest(bytes("ok"));
+    const next = await pane.read(delta.cursor);
+    expect(next.healed).toBeUndefined();
+    expect(next.rows).toEqual([{ line: top + 5, text: "$ ok" }]);
+    expect(pane.healCount).toBe(1);
+  });
+
   it("rows follow a resize: the whole screen is reported at the new size", async () => {
     const pane = observer();
     pane.ingest(bytes("abc"));

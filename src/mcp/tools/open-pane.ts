@@ -2,13 +2,13 @@
 // use; the session is created detached if missing. Remembers the panes it opened for close_pane.
 import { z } from "zod";
 import { isPanescopeError, PanescopeError } from "../../errors.js";
+import { TmuxFormat } from "../../tmux/format.js";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
 import { requireSendable } from "../strings.js";
 
 export const DEFAULT_SESSION = "panescope";
-const PANE_FORMAT = "#{pane_id} #{pane_pid}";
 
 const DESCRIPTION = `Start a command (via tmux's default shell; omit for a shell) in a new pane and return its paneId: a new window of session "${DEFAULT_SESSION}" (created detached: the user's view is not disturbed) or of the session given, or a split of its window. The pane closes when the command exits: watch it with capture_since first to keep its last screen.`;
 
@@ -25,16 +25,14 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         session: z
           .string()
           .regex(/^[A-Za-z0-9_-]{1,64}$/, "session must be 1-64 letters, digits, _ or -")
-          .optional()
-          .describe(`Default "${DEFAULT_SESSION}".`),
+          .optional(),
         split: z.enum(["horizontal", "vertical"]).optional().describe("horizontal: new pane to the right; vertical: below."),
         cols: size("cols").optional(),
         rows: size("rows").optional(),
         cwd: z.string().max(4096).regex(/^\//, "cwd must be an absolute path").optional(),
         env: z
           .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "environment variable names are letters, digits and _"), z.string().max(8192))
-          .optional()
-          .describe("Extra environment."),
+          .optional(),
       },
       outputSchema: s.part({
         paneId: z.string(),
@@ -58,10 +56,11 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
             throw error;
           },
         );
+        const format = new TmuxFormat({ paneId: "pane_id", pid: "pane_pid" });
         const common = [
           ...(input.cwd === undefined ? [] : ["-c", input.cwd]),
           ...Object.entries(input.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
-          "-P", "-F", PANE_FORMAT,
+          "-P", "-F", format.text,
         ];
         const command = input.command === undefined ? [] : ["--", input.command];
         let args: string[];
@@ -74,12 +73,14 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         } else {
           args = ["new-window", "-d", "-t", `=${session}:`, ...common, ...command];
         }
-        const [line = ""] = await ctx.server.run(args);
-        const m = /^(%\d+) (\d+)$/.exec(line);
-        if (m === null || m[1] === undefined) throw new PanescopeError("protocol", `tmux did not report the new pane (got ${JSON.stringify(line.slice(0, 80))})`);
-        const paneId = m[1];
-        const pid = Number(m[2]);
-        if (exists && input.split === undefined && (input.cols !== undefined || input.rows !== undefined)) {
+        const [created] = await ctx.server.query(args, format);
+        if (created === undefined || !/^%\d+$/.test(created.paneId) || !/^\d+$/.test(created.pid)) {
+          throw new PanescopeError("protocol", `tmux did not report the new pane (got ${JSON.stringify(created)})`);
+        }
+        const { paneId } = created;
+        const pid = Number(created.pid);
+        if (!exists) await ctx.server.sizeNewSession(paneId, input.cols ?? 80, input.rows ?? 24);
+        else if (input.split === undefined && (input.cols !== undefined || input.rows !== undefined)) {
           await ctx.server.run(["resize-window", "-t", paneId, ...(input.cols === undefined ? [] : ["-x", String(input.cols)]), ...(input.rows === undefined ? [] : ["-y", String(input.rows)])]);
         }
         ctx.opened.set(paneId, { paneId, pid });

@@ -14,7 +14,7 @@ import * as s from "../schemas.js";
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 const DESCRIPTION = `Block until something happens in a pane, instead of polling. Give one of:
-- pattern: a JavaScript regex, in "screen" (default): the screen as displayed, now and after each change: rows joined by newlines (^ $ per row), trailing blanks kept only on the cursor's row, up to the cursor (">>> $" matches a Python prompt); or in "raw": output since the cursor (or this call), escapes removed. A pattern that backtracks too long is an error.
+- pattern: a JavaScript regex, in "screen" (default): the screen as displayed, now and after each change: rows joined by newlines (^ $ per row), trailing blanks kept only on the cursor's row, up to the cursor (">>> $" matches a Python prompt); or in "raw": output since the cursor (or this call), escapes removed, the newest ${RAW_WINDOW_CHARS / 1024}K characters. A pattern that backtracks too long is an error.
 - quietMs: nothing printed for this many ms.
 - closed: true: the pane or its program ended.
 Answer: outcome; a match's text, where (in words), its rows or raw line; on timeout the non-blank rows; a cursor. Text as capture_since's.`;
@@ -42,7 +42,7 @@ export const registerWaitFor: ToolRegistrar = (mcp, ctx) => {
         cursor: s.cursor.optional(),
         pattern: z.string().max(MAX_PATTERN_CHARS, `pattern is at most ${MAX_PATTERN_CHARS} characters`).optional(),
         ignoreCase: z.boolean().optional(),
-        in: z.enum(["screen", "raw"]).optional().describe(`raw: the newest ${RAW_WINDOW_CHARS} chars`),
+        in: z.enum(["screen", "raw"]).optional(),
         quietMs: z.number().int("quietMs must be a whole number").min(1, "quietMs must be at least 1").max(ctx.maxWaitMs, `quietMs is at most ${ctx.maxWaitMs} (this server's wait cap)`).optional(),
         closed: z.literal(true).optional(),
         timeoutMs: z.number().int("timeoutMs must be a whole number").min(0, "timeoutMs cannot be negative").optional().describe(`Default ${Math.min(DEFAULT_TIMEOUT_MS, ctx.maxWaitMs)}, capped at ${ctx.maxWaitMs}.`),

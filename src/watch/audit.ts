@@ -1,0 +1,133 @@
+// The replica audit: tmux is the ground truth, the emulator its replica. When a watched pane has
+// been quiet for a moment after output (or after a resize), compare the replica's visible screen,
+// cursor and buffer with tmux's own, and if they differ take tmux's screen (a heal).
+//
+// Why at rest: nothing is queued for us then, so one capture without a pause shows exactly the bytes
+// we have (a pause would discard what tmux had read but not sent: tmux 3.3a). Why rate-limited: a
+// pane that prints a line every 200 ms must not cost a capture every 200 ms. A flood never rests,
+// so it costs nothing. A heal that does not converge (the emulator cannot draw what tmux draws) is
+// not repeated until the pane prints again.
+
+export const QUIET_MS = 150;
+/** At most one audit per pane this often, unless a resize asks for one. */
+export const AUDIT_INTERVAL_MS = 2000;
+
+export type AuditResult =
+  /** The screens agree. */
+  | "agree"
+  /** They differed and tmux's screen was taken. */
+  | "healed"
+  /** Output arrived while we looked: the comparison proves nothing, look again at the next rest. */
+  | "busy";
+
+export interface AuditActions {
+  /** Compare with tmux once, and heal if they differ. */
+  audit(): Promise<AuditResult>;
+}
+
+export interface AuditStats {
+  /** Captures taken by audits. */
+  audits: number;
+  heals: number;
+  /** Heals after which the screens still differed (the emulator draws that text differently). */
+  unconverged: number;
+}
+
+export class Auditor {
+  readonly stats: AuditStats = { audits: 0, heals: 0, unconverged: 0 };
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastOutput = 0;
+  private lastAudit = -Infinity;
+  /** Output (or a resize) since the last audit that agreed: there is something to check. */
+  private dirty = false;
+  /** A resize is waiting for its audit: it does not wait for the interval. */
+  private urgent = false;
+  /** The last audit healed: one more look at rest checks that it converged. */
+  private verify = false;
+  private running = false;
+  private disposed = false;
+
+  constructor(
+    private readonly actions: AuditActions,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The pane printed: an audit is due once it rests. Cheap: called for every output chunk. */
+  onOutput(): void {
+    this.lastOutput = this.now();
+    this.verify = false;
+    if (!this.dirty) {
+      this.dirty = true;
+      this.arm(QUIET_MS);
+    }
+  }
+
+  /** A resize (reflows may differ): audit as soon as the pane rests. */
+  schedule(): void {
+    this.dirty = true;
+    this.urgent = true;
+    this.arm(QUIET_MS);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(ms: number): void {
+    if (this.disposed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.fire(), Math.max(1, ms));
+    this.timer.unref();
+  }
+
+  private async fire(): Promise<void> {
+    this.timer = undefined;
+    if (this.disposed || !this.dirty) return;
+    const now = this.now();
+    const quietFor = now - this.lastOutput;
+    if (quietFor < QUIET_MS || this.running) {
+      this.arm(QUIET_MS - Math.min(quietFor, QUIET_MS - 10));
+      return;
+    }
+    const wait = this.urgent || this.verify ? 0 : this.lastAudit + AUDIT_INTERVAL_MS - now;
+    if (wait > 0) {
+      this.arm(wait);
+      return;
+    }
+    this.running = true;
+    this.urgent = false;
+    this.lastAudit = now;
+    const verifying = this.verify;
+    this.verify = false;
+    let result: AuditResult | undefined;
+    try {
+      this.stats.audits++;
+      result = await this.actions.audit();
+    } catch {
+      // The pane or its client went away: the watch's own checks report that.
+      result = undefined;
+    } finally {
+      this.running = false;
+    }
+    if (this.disposed) return;
+    if (result === "busy" || this.lastOutput >= now) {
+      this.arm(QUIET_MS);
+      return;
+    }
+    if (result === "healed") {
+      this.stats.heals++;
+      if (verifying) {
+        // Healed twice at rest with no output between: the emulator cannot draw it as tmux does.
+        this.stats.unconverged++;
+        this.dirty = false;
+        return;
+      }
+      this.verify = true;
+      this.arm(QUIET_MS);
+      return;
+    }
+    this.dirty = false;
+  }
+}

@@ -1,0 +1,40 @@
+// One audit of the replica against tmux (audit.ts decides when): probe tmux's visible screen without
+// a pause, compare with ours at exactly the same stream offset, and heal where they differ.
+import { agree, differences } from "../observe/differences.js";
+import type { PaneObserver } from "../observe/pane.js";
+import type { PaneState } from "../observe/seed.js";
+import type { ControlClient } from "../tmux/client.js";
+import type { AuditResult } from "./audit.js";
+import { parseProbe, probeCommands } from "./probe.js";
+
+export interface AuditTarget {
+  client: ControlClient;
+  paneId: string;
+  observer: PaneObserver;
+  /** Lines of history the replica keeps: a heal takes that many from tmux. */
+  history: number;
+  /** False while a seed or re-seed is running: the screen is being replaced anyway. */
+  ready(): boolean;
+  healed(state: PaneState, rows: number[]): void;
+}
+
+export async function auditPane(target: AuditTarget): Promise<AuditResult> {
+  const { client, paneId, observer } = target;
+  // A dead pane's last screen is final, and one being re-taken is about to be replaced.
+  if (observer.closed || !target.ready()) return "agree";
+  // tmux answers after writing us every byte it had read before the command ran, so if the offset
+  // has not moved between asking and comparing, its capture shows exactly the bytes we have.
+  const before = observer.offset;
+  const probe = parseProbe(await client.commands(probeCommands(paneId, 0), { timeoutMs: 5000 }));
+  if (observer.offset !== before || !target.ready()) return "busy";
+  const ours = await observer.screenText();
+  if (observer.offset !== before || !target.ready()) return "busy";
+  const found = differences({ ...ours.screen, text: ours.rows }, probe.state);
+  if (agree(found)) return "agree";
+  // A heal rebuilds the screen with the history the replica keeps: ask again with it, still at rest.
+  const full = parseProbe(await client.commands(probeCommands(paneId, target.history), { timeoutMs: 5000 }));
+  if (observer.offset !== before || !target.ready()) return "busy";
+  observer.heal(full.state, found.rows);
+  target.healed(full.state, found.rows);
+  return "healed";
+}

@@ -1,0 +1,74 @@
+// A watched pane that leaves the session panescope attached through keeps being watched: however it
+// leaves (break-pane, join-pane, swap-pane, move-window, unlink-window, the session killed while
+// its window lives on, panescope's client detached or switched from outside), reads go on, a gap
+// is flagged `moved` at most, a pane that printed is never answered with a timeout, `closed` is
+// never reported for it, and at rest the screen rebuilt from the answers equals tmux's.
+import { afterEach, describe, expect, it } from "vitest";
+import { RebuiltScreen, tmuxRows } from "../support/rebuild.js";
+import { closeAll, connect, paneIn, texts, type Capture } from "./faults-helpers.js";
+import { killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";
+
+afterEach(async () => {
+  await closeAll();
+  await killAllServers();
+});
+
+/** The control client panescope attached (tmux names it after its process). */
+async function ourClient(test: TestServer): Promise<string> {
+  const [line = ""] = (await test.run(["list-clients", "-F", "#{client_control_mode} #{client_name}"])).filter((l) => l.startsWith("1 "));
+  return line.slice(2);
+}
+
+/** Moves pane `pane` (in window main:0 beside a second pane, main also has window 1) out of "main". */
+const MOVES: Record<string, (test: TestServer, pane: string) => Promise<void>> = {
+  "break-pane into another session": async (test, pane) => void (await test.run(["break-pane", "-d", "-s", pane, "-t", "other:"])),
+  "join-pane into another session's window": async (test, pane) => void (await test.run(["join-pane", "-d", "-s", pane, "-t", "other:0"])),
+  "swap-pane with a pane of another session": async (test, pane) => void (await test.run(["swap-pane", "-d", "-s", pane, "-t", "other:0.0"])),
+  "move-window to another session": async (test) => void (await test.run(["move-window", "-d", "-s", "main:0", "-t", "other:"])),
+  "unlink-window from our session, linked in another": async (test) => {
+    await test.run(["link-window", "-d", "-s", "main:0", "-t", "other:"]);
+    await test.run(["unlink-window", "-t", "main:0"]);
+  },
+  "kill-session of our session, the window linked in another": async (test) => {
+    await test.run(["link-window", "-d", "-s", "main:0", "-t", "other:"]);
+    await test.run(["kill-session", "-t", "main"]);
+  },
+  "detach-client of panescope's client": async (test) => void (await test.run(["detach-client", "-t", await ourClient(test)])),
+  "switch-client of panescope's client to another session": async (test) => void (await test.run(["switch-client", "-c", await ourClient(test), "-t", "other"])),
+};
+
+describe("following a pane out of the session panescope watches it through", () => {
+  for (const [name, move] of Object.entries(MOVES)) {
+    it(name, { timeout: 60_000 }, async () => {
+      const test = await startServer({ cols: 60, rows: 12, command: "sh", env: { PS1: "$ " } });
+      const pane = await paneIn(test, "main");
+      await test.run(["split-window", "-d", "-t", "main:0", "sh"]);
+      await test.run(["new-window", "-d", "-t", "main:", "sh"]);
+      await test.run(["new-session", "-d", "-s", "other", "-x", "60", "-y", "12", "sh"]);
+      const mcp = await connect(test.server);
+      const rebuilt = new RebuiltScreen();
+      let delta: Capture = await mcp.capture({ paneId: pane });
+      rebuilt.apply(delta);
+      await test.run(["send-keys", "-t", pane, "-l", "echo before-move\n"]);
+      for (const d of await mcp.captureUntil(delta, (x) => texts(x).includes("before-move"))) rebuilt.apply((delta = d));
+
+      await move(test, pane);
+      await test.run(["send-keys", "-t", pane, "-l", "echo after-move\n"]);
+      // Reads go on: every answer until the new line arrives is a change (never a timeout), the
+      // pane is never called closed, and a gap may only be flagged as a move.
+      const deltas = await mcp.captureUntil(delta, (x) => texts(x).includes("after-move") || x.raw.includes("after-move"), 20);
+      for (const d of deltas) {
+        expect(d.closed).toBe(false);
+        expect(d.waitEnded).not.toBe("timeout");
+        if (d.missed) expect(d.reason).toBe("moved");
+        rebuilt.apply((delta = d));
+      }
+      await waitFor(async () => {
+        rebuilt.apply((delta = await mcp.capture({ cursor: delta.cursor })));
+        const tmux = tmuxRows(await test.run(["capture-pane", "-p", "-t", pane]));
+        return JSON.stringify(rebuilt.rows()) === JSON.stringify(tmux);
+      }, 10_000, "the rebuilt screen to equal tmux's");
+      expect(delta.closed).toBe(false);
+    });
+  }
+});

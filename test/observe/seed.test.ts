@@ -1,0 +1,48 @@
+// Seeding: tmux's view of a pane (lines, cursor, region, modes) put into a fresh emulator, so that
+// the program's next bytes have the same effect on the replica as on tmux.
+import { describe, expect, it } from "vitest";
+import { Screen } from "../../src/observe/screen.js";
+import { seedBytes, type PaneState } from "../../src/observe/seed.js";
+
+async function seeded(state: PaneState, after: string): Promise<Screen> {
+  const screen = new Screen({ cols: state.cols, rows: state.rows });
+  screen.write(seedBytes(state));
+  screen.write(after);
+  await screen.flush();
+  return screen;
+}
+
+const blank = (rows: number): string[] => Array.from({ length: rows }, () => "");
+
+describe("seedBytes", () => {
+  it("origin mode: the program's cursor addressing stays relative to its scroll region", async () => {
+    const state = { cols: 10, rows: 6, lines: blank(6), cursorX: 0, cursorY: 2, scrollTop: 2, scrollBottom: 4, modes: { origin: true } };
+    const screen = await seeded(state, "\x1b[1;1HX");
+    expect(screen.visibleRows()).toEqual(["", "", "X", "", "", ""]);
+  });
+
+  it("the cursor lands where tmux had it, also with origin mode and a region", async () => {
+    const state = { cols: 10, rows: 6, lines: blank(6), cursorX: 3, cursorY: 3, scrollTop: 2, scrollBottom: 4, modes: { origin: true } };
+    const screen = await seeded(state, "");
+    expect([screen.cursorX, screen.cursorY]).toEqual([3, 3]);
+  });
+
+  it("autowrap off: text past the last column overwrites it instead of wrapping", async () => {
+    const state = { cols: 5, rows: 2, lines: blank(2), cursorX: 0, cursorY: 0, modes: { wrap: false } };
+    const screen = await seeded(state, "abcdefg");
+    expect(screen.visibleRows()).toEqual(["abcdg", ""]);
+  });
+
+  it("insert mode: text is inserted before what is on the row", async () => {
+    const state = { cols: 10, rows: 1, lines: ["world"], cursorX: 0, cursorY: 0, modes: { insert: true } };
+    const screen = await seeded(state, "hi ");
+    expect(screen.visibleRows()).toEqual(["hi world"]);
+  });
+
+  it("with default modes nothing is added: painting and the cursor as before", async () => {
+    const state = { cols: 10, rows: 2, lines: ["a", "b"], cursorX: 1, cursorY: 1 };
+    expect(seedBytes(state)).toBe(seedBytes({ ...state, modes: {} }));
+    const screen = await seeded(state, "c");
+    expect(screen.visibleRows()).toEqual(["a", "bc"]);
+  });
+});
