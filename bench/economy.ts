@@ -1,77 +1,107 @@
-// Figure 6, agent economy: an agent reads every 500 ms while a program draws; bytes per read of
-// panescope's changed rows vs (a) a whole-screen `capture-pane -p` per read and (b) the escape-
-// stripped raw stream since the last read. Also rebuilds the screen from the deltas alone and
-// checks it equals `capture-pane -p` (✓/✗).
+// Figure 6, agent economy: what a model reads. An agent calls capture_since every 200 ms while a
+// program draws, until it has ended; we count the bytes of the answers' text content (what a model
+// reads) and, separately, of their structuredContent JSON, against two baselines from the same run:
+// the escape-stripped raw stream since the last read, and a one-screen `capture-pane -p` per read.
+// At the end the screen rebuilt from the text alone, and the one rebuilt from the structured rows,
+// are compared with tmux's `capture-pane -p` (✓/✗).
 import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Delta } from "../src/observe/delta.js";
+import { RebuiltScreen, TextScreen, tmuxRows } from "../test/support/rebuild.js";
 import type { Result } from "./lib/format.js";
-import { openReader } from "./lib/reader.js";
-import { gated, serverName, startServer, timedTmux } from "./lib/tmux.js";
+import { openReader, stdioAvailable } from "./lib/reader.js";
+import { serverName, startServer, timedTmux, type BenchServer } from "./lib/tmux.js";
 
 const PROGRAMS = resolve(import.meta.dirname, "programs.mjs");
-const SCENARIOS = [
-  { id: "6a", scenario: "progress", label: "\\r progress bar" },
-  { id: "6b", scenario: "log", label: "scrolling log" },
-  { id: "6c", scenario: "repaint", label: "full-screen repaint (top-like)" },
-  { id: "6d", scenario: "layers", label: "cursor-up redraw (docker pull)" },
-] as const;
+const READ_EVERY_MS = 200;
+const TOP_MS = 5000;
 
-const bytes = (text: string): number => Buffer.byteLength(text, "utf8");
-const rowBytes = (delta: Delta): number => delta.rows.reduce((sum, row) => sum + bytes(row.text) + 1, 0);
-const trimmed = (rows: string[]): string[] => {
-  const out = rows.map((row) => row.replace(/ +$/, ""));
-  while (out.length > 0 && out[out.length - 1] === "") out.pop();
-  return out;
-};
-
-/** The screen an agent holds after applying every delta by absolute line number. */
-class Rebuilt {
-  private readonly lines = new Map<number, string>();
-  private screen: Delta["screen"] | undefined;
-  apply(delta: Delta): void {
-    for (const row of delta.rows) this.lines.set(row.line, row.text);
-    this.screen = delta.screen;
-  }
-  rows(): string[] {
-    const s = this.screen;
-    return s ? Array.from({ length: s.rows }, (_, y) => this.lines.get(s.top + y) ?? "") : [];
-  }
+interface Workload {
+  id: string;
+  label: string;
+  /** The pane's command, started once the bench says go; it signals `done` when it ends. */
+  command: (server: string) => string;
+  /** Ends a program that does not end by itself; resolves when it has. */
+  stop?: (bench: BenchServer) => Promise<void>;
 }
 
-async function scenario(id: string, name: string, label: string, ms: number): Promise<Result[]> {
+const node = (name: string) => (server: string) => `sh -c 'tmux -L ${server} wait-for go; node ${PROGRAMS} ${name}; tmux -L ${server} wait-for -S done; exec sleep 3600'`;
+
+export const WORKLOADS: Workload[] = [
+  { id: "6a", label: "\\r progress bar, 100 frames", command: node("progress") },
+  { id: "6b", label: "docker-pull redraw, 10 lines × 50", command: node("docker-pull") },
+  { id: "6c", label: "300-line log", command: node("log") },
+  {
+    id: "6d",
+    label: `top -d 0.5 for ${TOP_MS / 1000} s`,
+    command: (server) => `sh -c 'tmux -L ${server} wait-for go; exec top -d 0.5'`,
+    // Frozen by a 1000 s delay (top's d command), not stopped: tmux sends SIGCONT to a pane's process
+    // stopped by SIGSTOP (server.c, server_child_stopped). Its last frame stays to compare with tmux's.
+    stop: async (bench) => {
+      await sleep(TOP_MS);
+      await bench.run(["send-keys", "-t", bench.pane, "-l", "d"]);
+      while (!(await bench.run(["capture-pane", "-p", "-t", bench.pane])).some((row) => row.startsWith("Change delay from"))) await sleep(20);
+      await bench.run(["send-keys", "-t", bench.pane, "-l", "1000"]);
+      await bench.run(["send-keys", "-t", bench.pane, "Enter"]);
+      await timedTmux(bench.name, ["wait-for", "-S", "done"]);
+    },
+  },
+  { id: "6e", label: "scroll-region chat, 100 messages", command: node("chat") },
+  { id: "6f", label: "synchronized-output TUI, 60 frames", command: node("sync") },
+];
+
+const bytes = (text: string): number => Buffer.byteLength(text, "utf8");
+const kib = (n: number): string => `${(n / 1024).toFixed(1)} KiB`;
+
+async function measure(workload: Workload): Promise<Result[]> {
   const server = serverName();
-  const bench = await startServer({ name: server, command: gated(server, `node ${PROGRAMS} ${name} ${ms}`) });
+  const bench = await startServer({ name: server, command: workload.command(server) });
   const reader = await openReader(bench);
   try {
-    const first = await reader.capture({ paneId: bench.pane, maxBytes: 1 << 20 });
-    const rebuilt = new Rebuilt();
-    rebuilt.apply(first);
-    let cursor = first.cursor;
-    let ours = 0;
-    let screens = 0;
-    let raw = 0;
-    let consistent = true;
-    const reads = Math.ceil(ms / 500) + 2; // the program's run, plus reads after its last frame
+    const first = await reader.answer({ paneId: bench.pane });
+    const text = new TextScreen();
+    const rows = new RebuiltScreen();
+    text.apply(first.text);
+    rows.apply(first.delta);
+    let cursor = first.delta.cursor;
+    const sum = { text: 0, json: 0, raw: 0, screen: 0, reads: 0 };
+    let exact = true;
+    let ended = false;
+    const done = timedTmux(server, ["wait-for", "done"]).then(() => (ended = true));
     await timedTmux(server, ["wait-for", "-S", "go"]);
-    for (let i = 0; i < reads; i++) {
-      await sleep(500);
-      const delta = await reader.capture({ cursor, maxBytes: 1 << 20 });
+    const stopped = workload.stop?.(bench);
+    for (let last = false; !last; ) {
+      await sleep(READ_EVERY_MS);
+      last = ended; // one more read after the program ended, then stop
+      const answer = await reader.answer({ cursor, maxBytes: 1 << 20 });
       const screen = await timedTmux(server, ["capture-pane", "-p", "-t", bench.pane]);
-      if (delta.missed || delta.truncated.rows > 0 || delta.truncated.rawChars > 0) consistent = false;
-      rebuilt.apply(delta);
-      cursor = delta.cursor;
-      ours += rowBytes(delta);
-      raw += bytes(delta.raw);
-      screens += bytes(screen.stdout);
+      const d = answer.delta;
+      if (d.missed || d.truncated.rows > 0 || d.truncated.rawChars > 0) exact = false;
+      text.apply(answer.text);
+      rows.apply(d);
+      cursor = d.cursor;
+      sum.reads++;
+      sum.text += bytes(answer.text);
+      sum.json += bytes(answer.json);
+      sum.raw += bytes(d.raw);
+      sum.screen += bytes(screen.stdout);
     }
-    const tmuxScreen = trimmed((await timedTmux(server, ["capture-pane", "-p", "-t", bench.pane])).stdout.split("\n"));
-    const same = consistent && JSON.stringify(trimmed(rebuilt.rows())) === JSON.stringify(tmuxScreen);
-    const check = same ? "screen = capture-pane ✓" : "screen ≠ capture-pane ✗";
-    const totals = `${reads} reads; total ${(ours / 1024).toFixed(1)} KiB vs`;
+    await Promise.all([done, stopped]);
+    const tmux = JSON.stringify(tmuxRows((await timedTmux(server, ["capture-pane", "-p", "-t", bench.pane])).stdout.replace(/\n$/, "").split("\n")));
+    const mark = (ok: boolean): string => (ok ? "✓" : "✗");
+    const rebuilt = `text rebuild ${mark(exact && JSON.stringify(text.rows()) === tmux)}, rows rebuild ${mark(exact && JSON.stringify(rows.rows()) === tmux)}`;
+    const reads = `${sum.reads} reads`;
     return [
-      { id, label: `${label}: bytes/read`, value: ours / reads, baseline: screens / reads, baselineLabel: "capture-pane -p", unit: "B", better: "lower", note: `${totals} ${(screens / 1024).toFixed(1)} KiB; ${check}` },
-      { id: `${id}′`, label: `${label}: bytes/read`, value: ours / reads, baseline: raw / reads, baselineLabel: "stripped raw", unit: "B", better: "lower", note: `${totals} ${(raw / 1024).toFixed(1)} KiB` },
+      {
+        id: workload.id,
+        label: `${workload.label}: text`,
+        value: sum.text,
+        baseline: sum.raw,
+        baselineLabel: "stripped raw",
+        unit: "B",
+        better: "lower",
+        note: `${reads}; structuredContent ${kib(sum.json)}; ${rebuilt}`,
+      },
+      { id: `${workload.id}′`, label: `${workload.label}: text`, value: sum.text, baseline: sum.screen, baselineLabel: "capture-pane -p", unit: "B", better: "lower", note: reads },
     ];
   } finally {
     await reader.close();
@@ -79,8 +109,9 @@ async function scenario(id: string, name: string, label: string, ms: number): Pr
   }
 }
 
-export async function economy(quick: boolean): Promise<Result[]> {
+export async function economy(): Promise<Result[]> {
+  if (!stdioAvailable()) throw new Error("figure 6 reads over MCP stdio: build dist/ first (npm run build)");
   const results: Result[] = [];
-  for (const s of SCENARIOS) results.push(...(await scenario(s.id, s.scenario, s.label, quick ? 2000 : 6000)));
+  for (const workload of WORKLOADS) results.push(...(await measure(workload)));
   return results;
 }

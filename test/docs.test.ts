@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { renderDelta, type View } from "../src/mcp/render.js";
 import { PaneObserver } from "../src/observe/pane.js";
 import { OPTIONS, topHelp } from "../src/options.js";
 import { link } from "./mcp/connect.js";
@@ -82,6 +83,64 @@ describe("the example answers of README and docs/contract.md", () => {
     expect(answer.rows.map((r) => r.line)).toEqual(Array.from({ length: 14 }, (_, i) => i + 3));
     expect(answer.raw).toBe(shown?.raw);
     expect(answer.screen).toMatchObject(shown?.screen ?? { missing: true });
+  });
+});
+
+/** The ```text blocks of a page that follow `heading`, or every one. */
+function textBlocks(page: string, heading = ""): string[] {
+  const text = read(page);
+  return [...text.slice(text.indexOf(heading)).matchAll(/```text\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+}
+
+/** Cursor tokens differ on every run (random keys): compare answers with them masked. */
+const masked = (text: string): string => text.replace(/cursor=[A-Za-z0-9_-]+/g, "cursor=TOKEN").replace(/ +$/gm, "").trimEnd();
+
+describe("the text answers of docs/tools.md and docs/contract.md", () => {
+  const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+  const observer = (paneId: string) =>
+    new PaneObserver({ identity: { paneId, panePid: 1, serverPid: 2, serverStart: 3, instance: randomBytes(8) }, cols: 60, rows: 8, key: randomBytes(32) });
+
+  it("tools.md's exchange is what capture_since's text says, call after call, each passing the cursor before it", async () => {
+    const [block = ""] = textBlocks("docs/tools.md", "## A real exchange");
+    const steps = block.split(/^→ /m).slice(1).map((step) => {
+      const [call = "", ...answer] = step.trimEnd().split("\n");
+      return { args: JSON.parse(call.replace(/^capture_since /, "")) as { cursor?: string; view?: View }, answer: answer.join("\n") };
+    });
+    // What the pane printed before each call.
+    const printed = [
+      "# sh progress.sh\r\nfetching\r\n",
+      [10, 20, 30, 40, 50].map((p) => `\r\x1b[36mdownloading\x1b[0m ${p}%`).join("") + "\r\n# ",
+      "seq 1 3\r\n1\r\n2\r\n3\r\n# seq 4 5\r\n4\r\n5\r\n# ",
+      "",
+      "sh fetch.sh\r\nconnecting\r\x1b[Kconnected\r\n# ",
+    ];
+    expect(steps).toHaveLength(printed.length);
+    // The README shows the progress bar's answer as text too.
+    expect(masked(textBlocks("README.md")[0] ?? "")).toBe(masked(steps[1]?.answer ?? "missing"));
+    const pane = observer("%0");
+    let cursor: string | undefined;
+    let shown: string | undefined;
+    for (const [i, step] of steps.entries()) {
+      pane.ingest(encode(printed[i] ?? ""));
+      if (i > 0) expect(step.args.cursor, `call ${i + 1} passes the cursor of the answer before it`).toBe(shown);
+      const delta = await pane.read(cursor);
+      const text = renderDelta(delta, { ...(cursor === undefined ? {} : { given: cursor }), ...(step.args.view ? { view: step.args.view } : {}) });
+      expect(masked(text), `answer ${i + 1}`).toBe(masked(step.answer));
+      cursor = delta.cursor;
+      shown = /^cursor=(\S+)/.exec(step.answer)?.[1] ?? shown;
+    }
+  });
+
+  it("contract.md's chat above a fixed status line sends only the new messages; its second example is tools.md's last answer", async () => {
+    const [chat = "", both = ""] = textBlocks("docs/contract.md", "## The text answer");
+    const pane = observer("%1");
+    const message = (n: number) => `\x1b[6;1H\n<${n % 2 ? "bob" : "alice"}> message ${n}\x1b[8;3H`;
+    pane.ingest(encode(`\x1b[H\x1b[2J\x1b[7;1H\x1b[7m #general · 2 users \x1b[0m\x1b[8;1H> \x1b[1;6r${[1, 2, 3, 4, 5, 6].map(message).join("")}`));
+    const before = await pane.read();
+    pane.ingest(encode([7, 8].map(message).join("")));
+    expect(masked(renderDelta(await pane.read(before.cursor), { given: before.cursor }))).toBe(masked(chat));
+    const exchange = textBlocks("docs/tools.md", "## A real exchange")[0] ?? "";
+    expect(masked(exchange)).toContain(masked(both));
   });
 });
 

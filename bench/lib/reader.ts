@@ -18,9 +18,19 @@ export interface CaptureArgs {
   maxBytes?: number;
 }
 
+/** One capture_since answer as a model gets it: the text content and the structured content. */
+export interface Answer {
+  delta: Delta;
+  text: string;
+  /** structuredContent as JSON, as it travels. */
+  json: string;
+}
+
 export interface Reader {
   readonly transport: "stdio" | "in-process";
   capture(args: CaptureArgs): Promise<Delta>;
+  /** The whole answer (stdio only: the in-process reader has no MCP layer). */
+  answer(args: CaptureArgs & { view?: string }): Promise<Answer>;
   /** Resident set size of the process holding the observers, in bytes (VmRSS). */
   rss(): number;
   /** Whether that process is still running. */
@@ -68,13 +78,17 @@ async function stdioReader(bench: BenchServer): Promise<Reader> {
   const pid = transport.pid ?? -1;
   let exited = false;
   transport.onclose = () => (exited = true);
+  const answer = async (args: CaptureArgs & { view?: string }): Promise<Answer> => {
+    const result = await client.callTool({ name: "capture_since", arguments: { ...args } });
+    if (result.isError) throw new Error(`capture_since failed: ${JSON.stringify(result.content)}`);
+    const content = result.content as Array<{ type: string; text?: string }>;
+    const text = content.map((c) => c.text ?? "").join("\n");
+    return { delta: result.structuredContent as unknown as Delta, text, json: JSON.stringify(result.structuredContent) };
+  };
   return {
     transport: "stdio",
-    async capture(args) {
-      const result = await client.callTool({ name: "capture_since", arguments: { ...args } });
-      if (result.isError) throw new Error(`capture_since failed: ${JSON.stringify(result.content)}`);
-      return result.structuredContent as unknown as Delta;
-    },
+    capture: async (args) => (await answer(args)).delta,
+    answer,
     rss: () => rssOf(pid),
     alive: () => !exited && rssOf(pid) > 0,
     async close() {
@@ -98,6 +112,7 @@ function hubReader(bench: BenchServer, options: { maxPanes?: number }): Reader {
           maxBytes: args.maxBytes ?? 256 * 1024,
         },
       }),
+    answer: () => Promise.reject(new Error("the in-process reader has no MCP text: build dist/ (npm run build) to measure answers")),
     rss: () => process.memoryUsage().rss,
     alive: () => true,
     close: () => hub.close(),

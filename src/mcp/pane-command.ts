@@ -40,11 +40,11 @@ export interface PaneCommand {
  * `command` (a shell command line, or undefined for an interactive shell) wrapped as above. `tmux`
  * is the binary panescope runs; inside the pane it reaches the same server through $TMUX.
  */
-export function paneCommand(command: string | undefined, shell: string, tmux: string): PaneCommand {
+export function paneCommand(command: string | undefined, defaultShell: string, tmux: string): PaneCommand {
   const id = randomBytes(6).toString("hex");
   const gate = `panescope-open-${id}`;
   const ended = `panescope-ended-${id}`;
-  return { argv: ["sh", "-c", WRAPPER, "panescope-open", gate, ended, tmux, shell, command ?? ""], gate, ended };
+  return { argv: ["sh", "-c", WRAPPER, "panescope-open", gate, ended, tmux, defaultShell, command ?? ""], gate, ended };
 }
 
 /** Statuses a shell gives a command it could not run: 126 (not executable), 127 (not found). */

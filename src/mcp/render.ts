@@ -1,7 +1,12 @@
-// Compact text renderings of results, for the `text` content an agent reads (structuredContent
-// always carries everything). Pure: data in, string out.
-import type { Delta, Row, ScreenInfo } from "../observe/delta.js";
-import { UNTRUSTED_NOTE } from "./context.js";
+// The text content an agent reads (structuredContent always carries everything). Pure: data in,
+// string out. The grammar, which the tool descriptions explain once:
+//   - panescope's own lines start with a letter: the first, when there is one, is the header
+//     `cursor=TOKEN %N …`, so the cursor appears once, always first;
+//   - every line that came from the pane starts with `N|` (screen row N; negative = history above
+//     the screen), `|` (the row after the previous one) or `>` (raw output). Pane text can never
+//     start a line (rows hold no line breaks, raw is split at them, and every other character
+//     that could end a line is shown escaped), so it can neither imitate nor hide panescope's lines.
+import type { Delta, PaneExit, PatchRow, ScreenInfo, ScreenPatch } from "../observe/delta.js";
 
 /** How a capture_since wait went, reported next to the delta. */
 export interface WaitReport {
@@ -14,83 +19,99 @@ export interface WaitReport {
   waitClamped: boolean;
 }
 
-/** `80x24 · cursor row 3 col 10 · alternate screen` */
-export function describeScreen(screen: ScreenInfo): string {
-  const parts = [`${screen.cols}x${screen.rows}`, `cursor row ${screen.cursorY} col ${screen.cursorX}`];
-  if (screen.alternate) parts.push("alternate screen (full-screen program)");
-  return parts.join(" · ");
+/** What the text shows: changed rows (default), the raw output, or both. */
+export type View = "rows" | "raw" | "both";
+
+export interface RenderOptions {
+  /** The cursor the caller passed: an answer with nothing new and the same cursor omits it. */
+  given?: string;
+  wait?: WaitReport;
+  view?: View;
 }
 
-export function deltaHeader(delta: Delta, wait?: WaitReport): string {
-  const parts = [`pane ${delta.paneId}`, describeScreen(delta.screen)];
-  if (delta.first) parts.push("first read: whole screen");
-  if (delta.healed) parts.push(`healed rows ${delta.healed.map((line) => line - delta.screen.top).join(",")} from tmux's screen`);
-  if (delta.missed) parts.push(`MISSED ${delta.missedBytes} bytes (${delta.reason ?? "unknown"})`);
-  if (delta.closed) {
-    const exit = delta.exit;
-    const how = exit ? [exit.status !== undefined && `exit ${exit.status}`, exit.signal !== undefined && `signal ${exit.signal}`].filter(Boolean).join(", ") : "";
-    parts.push(how === "" ? "CLOSED" : `CLOSED (${how})`);
-  }
-  if (!delta.streaming) parts.push("not streaming (polled)");
-  const { rows, rawChars } = delta.truncated;
-  if (rows > 0 || rawChars > 0) parts.push(`truncated ${rows} rows, ${rawChars} raw chars`);
-  if (wait && wait.waitEnded !== "none") {
-    parts.push(`waited up to ${wait.waitMs} ms${wait.waitClamped ? ` (capped at ${wait.waitCapMs})` : ""}: ${wait.waitEnded}`);
-  }
-  return parts.join(" · ");
-}
-
-/** Rows as `screenRow│text`, the number right-aligned; negative rows have scrolled into history. */
-export function renderRows(rows: readonly Row[], top: number): string[] {
-  const labels = rows.map((row) => String(row.line - top));
-  const width = Math.max(0, ...labels.map((label) => label.length));
-  return rows.map((row, i) => `${(labels[i] ?? "").padStart(width)}│${row.text}`);
-}
-
-/** Control characters made visible: \r, \b, \xNN (tab and newline kept). */
+/** Control characters and line separators made visible: \r, \b, \xNN, \u2028 (tab and newline kept). */
 export function showControls(text: string): string {
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => {
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]/g, (c) => {
     if (c === "\r") return "\\r";
     if (c === "\b") return "\\b";
-    return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+    const code = c.charCodeAt(0);
+    return code > 0xff ? `\\u${code.toString(16)}` : `\\x${code.toString(16).padStart(2, "0")}`;
   });
 }
 
-/**
- * Why the raw text adds something the rows do not show, or undefined if it does not:
- * frames overwritten in place (\r or backspace within a line), or lines not among the rows
- * (scrolled out of history, cut by limits, overwritten later). Full-screen programs: never.
- */
-export function rawAdds(delta: Pick<Delta, "raw" | "rows" | "screen">): string | undefined {
-  if (delta.raw === "" || delta.screen.alternate) return undefined;
-  const lines = delta.raw.split("\n").map((line) => line.replace(/\r+$/, ""));
-  if (lines.some((line) => /[\r\b]/.test(line))) return "frames overwritten in place";
-  const squash = (s: string): string => s.replace(/\s+/g, "");
-  const shown = squash(delta.rows.map((row) => row.text).join(""));
-  if (lines.some((line) => squash(line) !== "" && !shown.includes(squash(line)))) return "lines the rows no longer show";
-  return undefined;
+/** Rows as fenced pane lines: `N|text` starts a run of consecutive rows, `|text` continues it. */
+export function fenceRows(rows: readonly PatchRow[]): string[] {
+  let next: number | undefined;
+  return rows.map(({ row, text }) => {
+    // Rows hold no line breaks; if one ever did, it must not start a line of its own.
+    const line = `${row === next ? "" : row}|${showControls(text).replace(/\n/g, "\\n")}`;
+    next = row + 1;
+    return line;
+  });
 }
 
-export function renderDelta(delta: Delta, wait?: WaitReport): string {
-  const out = [deltaHeader(delta, wait)];
-  if (delta.rows.length === 0 && delta.raw === "") {
-    out.push("no change since the cursor");
-  } else {
-    out.push(`(${UNTRUSTED_NOTE})`);
+/** Raw text as fenced pane lines, `>text`, one per line of output (a final newline adds none). */
+export function fenceRaw(raw: string): string[] {
+  if (raw === "") return [];
+  return raw.replace(/\n$/, "").split("\n").map((line) => `>${showControls(line)}`);
+}
+
+/** `cursor=TOKEN %N`, then what a reader needs to place rows: the header of every answer. */
+export function header(cursor: string, paneId: string, screen: ScreenInfo, words: readonly string[] = []): string {
+  return [`cursor=${cursor}`, paneId, ...words, `@${screen.cursorY},${screen.cursorX}`, ...(screen.alternate ? ["alt"] : [])].join(" ");
+}
+
+/** `80x24`: a size in a header means the whole screen follows (start from blank rows). */
+export function size(screen: ScreenInfo): string {
+  return `screen ${screen.cols}x${screen.rows}`;
+}
+
+/** `closed`, with how the program ended when tmux said. */
+export function ending(exit: PaneExit | undefined): string {
+  if (exit?.signal !== undefined) return `closed: killed by signal ${exit.signal}`;
+  if (exit?.status !== undefined) return `closed: exit status ${exit.status}`;
+  return "closed";
+}
+
+function scrollWords(patch: ScreenPatch, rows: number): string[] {
+  const scroll = patch.scroll;
+  if (!scroll) return [];
+  const whole = scroll.from === 0 && scroll.to === rows - 1;
+  return [whole ? `scrolled ${scroll.by}` : `rows ${scroll.from}-${scroll.to} scrolled ${scroll.by}`];
+}
+
+/** The patch of a delta; a delta made without one (or a first read) gets the whole screen. */
+function patchOf(delta: Delta): ScreenPatch {
+  if (delta.patch) return delta.patch;
+  const rows = delta.rows.map((row) => ({ row: row.line - delta.screen.top, text: row.text }));
+  return { full: true, rows: rows.filter((row) => row.row >= 0), cut: delta.truncated.rows };
+}
+
+export function renderDelta(delta: Delta, options: RenderOptions = {}): string {
+  const view = options.view ?? "rows";
+  const wait = options.wait;
+  const patch = patchOf(delta);
+  const out: string[] = [];
+  if (delta.missed) out.push(`missed${delta.missedBytes > 0 ? ` ${delta.missedBytes} B` : ""}: ${delta.reason ?? "unknown"}`);
+  if (delta.healed && delta.healed.length > 0) out.push(`healed rows ${delta.healed.map((line) => line - delta.screen.top).join(",")}: tmux draws them so`);
+  if (wait?.waitClamped) out.push(`wait capped at ${wait.waitCapMs} ms`);
+  if (wait?.waitEnded === "aborted") out.push("wait cancelled");
+  const pane: string[] = [];
+  if (view !== "raw") {
+    if (patch.cut > 0) out.push(`cut ${patch.cut} rows (maxLines/maxBytes)`);
+    pane.push(...fenceRows(patch.rows));
   }
-  if (delta.rows.length > 0) {
-    out.push(`changed rows (screen row│text; negative = scrolled into history):`);
-    out.push(...renderRows(delta.rows, delta.screen.top));
+  if (view === "rows") {
+    const unseen = delta.patch?.offscreen;
+    if (unseen && unseen.frames > 0) pane.push(`raw not on screen: ${unseen.frames} frames, ${unseen.bytes} B`);
+  } else if (delta.raw !== "" || delta.truncated.rawChars > 0) {
+    pane.push(`raw${delta.truncated.rawChars > 0 ? `, first ${delta.truncated.rawChars} chars cut` : ""}:`, ...fenceRaw(delta.raw));
   }
-  const why = rawAdds(delta);
-  if (why !== undefined) {
-    const body = delta.raw.replace(/\r\n/g, "\n").replace(/\n$/, "");
-    out.push(`raw output since the cursor (${delta.rawBytes} bytes; ${why}; \\r = carriage return):`);
-    out.push(showControls(body));
-  } else if (delta.raw !== "") {
-    const what = delta.screen.alternate ? "of full-screen drawing: the rows are the screen" : "nothing the rows do not show";
-    out.push(`raw: ${delta.rawBytes} bytes, ${what} (full text in structuredContent.raw)`);
-  }
-  out.push(`cursor: ${delta.cursor}`);
-  return out.join("\n");
+  out.push(...pane);
+  if (delta.closed) out.push(ending(delta.exit));
+  if (out.length === 0) out.push(wait?.waitEnded === "timeout" ? `no change in ${wait.waitMs} ms` : "no change");
+  // The same cursor back with nothing to place: the caller's cursor still reads exactly the same.
+  if (delta.cursor === options.given && pane.length === 0 && !patch.full && !patch.scroll) return out.join("\n");
+  const words = [...(patch.full ? [size(delta.screen)] : []), ...scrollWords(patch, delta.screen.rows), ...(delta.streaming ? [] : ["polled"])];
+  return [header(delta.cursor, delta.paneId, delta.screen, words), ...out].join("\n");
 }

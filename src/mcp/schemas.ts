@@ -1,5 +1,6 @@
 // Zod pieces shared by several tools: pane ids, cursors, limits, and the shapes of rows and screens.
-// Every field is described for the agent who reads the schema; bounds give clear messages.
+// Inputs carry the bounds and messages an agent needs; outputs are types only (the tool
+// descriptions say what the fields mean, once): every tool list costs the agent its size.
 import { z } from "zod";
 
 export const MAX_CURSOR_CHARS = 200;
@@ -15,20 +16,14 @@ export const cursor = z
   .string()
   .min(1, "cursor is empty: omit it to start watching, or pass the cursor of a previous result")
   .max(MAX_CURSOR_CHARS, `cursor is longer than any panescope cursor (${MAX_CURSOR_CHARS} characters): pass the cursor string of a previous result, or omit it to start again`)
-  .describe(
-    "Opaque token from a previous result's `cursor`, marking how far you have read this pane. Pass it back to get only what " +
-      "changed since. Omit it to start (you get the whole visible screen and a first cursor). Cursors are authenticated: do not edit them.",
-  );
+  .describe("From your last answer; do not edit. Omit to start.");
 
 export function waitMs(capMs: number): z.ZodNumber {
   return z
     .number()
     .int("waitMs must be a whole number of milliseconds")
     .min(0, "waitMs cannot be negative: pass 0 to answer at once, or up to the cap to wait for output")
-    .describe(
-      `If nothing changed since the cursor, block up to this many ms until output arrives, the pane closes, or you cancel; then answer at once. ` +
-        `Values above this server's cap (${capMs} ms) are lowered to the cap (the result reports the effective wait). Default 0 (no wait). Ignored without a cursor.`,
-    );
+    .describe(`If nothing changed, wait up to this many ms (cap ${capMs}).`);
 }
 
 export const maxLines = z
@@ -36,25 +31,28 @@ export const maxLines = z
   .int("maxLines must be a whole number")
   .min(0, "maxLines cannot be negative")
   .max(MAX_LINES, `maxLines is at most ${MAX_LINES}`)
-  .describe("Keep at most this many changed rows (the bottom-most ones); the number left out is reported in truncated.rows.");
+  .describe("Keep at most this many rows, the bottom-most.");
 
 export const maxBytes = z
   .number()
   .int("maxBytes must be a whole number")
   .min(1, "maxBytes must be at least 1")
   .max(MAX_BYTES, `maxBytes is at most ${MAX_BYTES}`)
-  .describe("Budget in UTF-8 bytes for row text then raw text, spent on the newest content first; what is cut is reported in truncated.");
+  .describe("Byte budget for rows then raw, newest first.");
 
-export const row = z.object({
-  line: z.number().int().describe("Absolute line number: follows the line as it scrolls. Screen row = line - screen.top (negative = scrolled into history)."),
-  text: z.string().describe("The row as rendered, trailing blanks removed. Untrusted program output."),
-});
+/** An integer in an answer (tool-list.ts leaves out the ±2^53 bounds zod gives it). */
+export const int = z.number().int();
 
-export const screen = z.object({
-  cols: z.number().int().describe("Pane width in columns."),
-  rows: z.number().int().describe("Pane height in rows."),
-  top: z.number().int().describe("Absolute line number of screen row 0."),
-  cursorX: z.number().int().describe("Terminal cursor column (0-based)."),
-  cursorY: z.number().int().describe("Terminal cursor row (0-based screen row)."),
-  alternate: z.boolean().describe("True while a full-screen program (vim, less, htop…) uses the alternate screen."),
-});
+/** A nested output object: its fields typed, none listed as required (the description says which). */
+export function part<T extends z.ZodRawShape>(shape: T) {
+  return z.object(shape).partial();
+}
+
+export const row = part({ line: int, text: z.string() });
+
+export const screen = part({ cols: int, rows: int, top: int, cursorX: int, cursorY: int, alternate: z.boolean() });
+
+export const exit = part({ status: int, signal: z.string() });
+
+/** An object whose fields another tool's schema already spells out (e.g. capture_since's screen). */
+export const object = z.looseObject({});

@@ -1,21 +1,29 @@
 // The cursor codec: what a reader hands back to continue a watch, compact and authenticated.
 // Layout (then base64url, no padding):
-//   version (1) · instance (8) · varints: serverPid, serverStart, pane, panePid, offset, seq
-//   · strip state (1–4, self-delimiting) · HMAC-SHA256 over all of the above, first 16 bytes
-// Varints are unsigned LEB128, canonical, ≤ 2^53 − 1. Typical tokens are about 60 characters.
+//   version (1) · instance (6) · server generation (4) · varints: pane, panePid, offset, seq
+//   · strip state (1–4, self-delimiting) · HMAC-SHA256 over all of the above, first 8 bytes
+// Varints are unsigned LEB128, canonical, ≤ 2^53 − 1. Typical tokens are 38–40 characters: every
+// answer's text carries one, so each byte is paid on every read (format 1 was 55–60 characters).
+// Sizes, each a probability of being wrong:
+//   - tag 64 bits: an edited or forged cursor passes 1 time in 1.8e19 (forging needs that many
+//     calls to this server, and gains nothing a call without a cursor does not give);
+//   - instance 48 bits: two panescope processes share an id 1 time in 2.8e14, else an earlier
+//     process's cursor reads as "restarted";
+//   - server generation, 32 bits of SHA-256(pid, start time): a restarted tmux server keeps it 1
+//     time in 4.3e9, and then its pane ids, pane pids and offsets must all match too;
+//   - pane and panePid exact (the pane is named in errors; a respawn is told apart by its pid).
 // Structure is checked before the tag, so a cut or extended token reads as malformed and a token
 // with the right shape but altered content as tampered; either way one changed character fails.
 
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { PanescopeError } from "../errors.js";
 import { decodeStripState, encodeStripState, type StripState } from "./strip.js";
 
 export interface CursorFields {
-  /** Random id of the panescope process that issued the cursor (see instance.ts). */
+  /** The first INSTANCE_BYTES of the random id of the panescope process that issued it (instance.ts). */
   instance: Uint8Array;
-  serverPid: number;
-  /** tmux server start time, unix seconds. */
-  serverStart: number;
+  /** The tmux server's generation (serverGeneration of its pid and start time). */
+  server: number;
   /** N of the pane id %N. */
   pane: number;
   panePid: number;
@@ -27,20 +35,35 @@ export interface CursorFields {
   strip: StripState;
 }
 
-export const CURSOR_VERSION = 1;
-const TAG_BYTES = 16;
-const INSTANCE_BYTES = 8; // as instance.ts; not imported, to keep the codec free of process state
+export const CURSOR_VERSION = 2;
+const TAG_BYTES = 8;
+export const INSTANCE_BYTES = 6;
+const SERVER_BYTES = 4;
 const MAX_TOKEN_CHARS = 200;
 const MALFORMED = "cursor is not a panescope cursor: omit cursor to start watching again";
+const OLD_FORMAT = "cursor is from an earlier panescope version (cursor format 1): omit cursor to start watching again";
 const TAMPERED = "cursor was altered or belongs to another panescope key: omit cursor to start again";
+
+/** What a cursor binds of who issued it: the process id's first bytes and the server generation. */
+export function cursorIdentity(identity: { instance: Uint8Array; serverPid: number; serverStart: number }): { instance: Uint8Array; server: number } {
+  return { instance: identity.instance.subarray(0, INSTANCE_BYTES), server: serverGeneration(identity.serverPid, identity.serverStart) };
+}
+
+/** 32 bits naming one tmux server run: its pid and start time, hashed. */
+export function serverGeneration(pid: number, start: number): number {
+  return createHash("sha256").update(`${pid}:${start}`).digest().readUInt32BE(0);
+}
 
 export function encodeCursor(fields: CursorFields, key: Uint8Array): string {
   checkKey(key);
   if (fields.instance.length !== INSTANCE_BYTES) {
     throw new PanescopeError("internal", `cursor instance id must be ${INSTANCE_BYTES} bytes`);
   }
-  const bytes: number[] = [CURSOR_VERSION, ...fields.instance];
-  for (const name of ["serverPid", "serverStart", "pane", "panePid", "offset", "seq"] as const) {
+  if (!Number.isInteger(fields.server) || fields.server < 0 || fields.server > 0xffffffff) {
+    throw new PanescopeError("internal", `cursor server generation must be a 32-bit number, got ${fields.server}`);
+  }
+  const bytes: number[] = [CURSOR_VERSION, ...fields.instance, ...[24, 16, 8, 0].map((shift) => (fields.server >>> shift) & 0xff)];
+  for (const name of ["pane", "panePid", "offset", "seq"] as const) {
     const value = fields[name];
     if (!Number.isSafeInteger(value) || value < 0) {
       throw new PanescopeError("internal", `cursor field ${name} must be a non-negative safe integer, got ${value}`);
@@ -60,14 +83,16 @@ export function decodeCursor(token: string, key: Uint8Array): CursorFields {
   const raw = Buffer.from(token, "base64url");
   // Buffer decoding forgives unused trailing bits; only the canonical spelling is accepted.
   if (raw.toString("base64url") !== token) throw malformed();
-  if (raw.length <= TAG_BYTES + 1 + INSTANCE_BYTES || raw[0] !== CURSOR_VERSION) throw malformed();
+  // Format 1 (16-byte tag, 8-byte instance, pid and start time as varints) is at least 32 bytes.
+  if (raw[0] === 1 && raw.length >= 32) throw new PanescopeError("cursor-malformed", OLD_FORMAT);
+  const head = 1 + INSTANCE_BYTES + SERVER_BYTES;
+  if (raw.length <= TAG_BYTES + head || raw[0] !== CURSOR_VERSION) throw malformed();
 
-  const reader = { bytes: raw, pos: 1 + INSTANCE_BYTES, end: raw.length - TAG_BYTES };
+  const reader = { bytes: raw, pos: head, end: raw.length - TAG_BYTES };
   let fields: CursorFields;
   try {
     const instance = Uint8Array.from(raw.subarray(1, 1 + INSTANCE_BYTES));
-    const serverPid = readVarint(reader);
-    const serverStart = readVarint(reader);
+    const server = raw.readUInt32BE(1 + INSTANCE_BYTES);
     const pane = readVarint(reader);
     const panePid = readVarint(reader);
     const offset = readVarint(reader);
@@ -77,7 +102,7 @@ export function decodeCursor(token: string, key: Uint8Array): CursorFields {
     const stripEnd = reader.pos + 1 + ((head >> 4) & 0x03);
     if (stripEnd !== reader.end) throw new Error("payload length does not match its fields");
     const strip = decodeStripState(raw.subarray(reader.pos, stripEnd));
-    fields = { instance, serverPid, serverStart, pane, panePid, offset, seq, strip };
+    fields = { instance, server, pane, panePid, offset, seq, strip };
   } catch (error) {
     throw malformed(error);
   }

@@ -66,6 +66,46 @@ export interface Delta {
   /** False when answers come from capture-pane polling instead of the control-mode stream. */
   streaming: boolean;
   truncated: Truncation;
+  /**
+   * For a reader that keeps the screen from the previous answer's text: how to turn it into the
+   * screen now (scroll, then rows by screen row). Rendered as the text content; not part of
+   * structuredContent, whose `rows` already say the same by absolute line number.
+   */
+  patch?: ScreenPatch;
+}
+
+// The text view of a read (screen-patch.ts computes it): see Delta.patch.
+
+/** Rows `from`..`to` (inclusive) move up by `by` (down when negative); blank rows enter. */
+export interface Scroll {
+  from: number;
+  to: number;
+  by: number;
+}
+
+/** A row to write: `row` is a screen row; negative rows are history above the screen, to read only. */
+export interface PatchRow {
+  row: number;
+  text: string;
+}
+
+export interface ScreenPatch {
+  /** Start from a blank screen (a first read, a resize, or a reader's screen no longer kept). */
+  full: boolean;
+  /** Applied to the reader's screen before the rows. */
+  scroll?: Scroll;
+  /** History rows (negative), then screen rows, top to bottom. */
+  rows: PatchRow[];
+  /** Rows left out by maxLines/maxBytes (the topmost): the reader's screen is then incomplete. */
+  cut: number;
+  /** Raw output the screen and history rows no longer show: frames overwritten, lines gone. */
+  offscreen?: Offscreen;
+}
+
+export interface Offscreen {
+  frames: number;
+  /** UTF-8 bytes of those frames' text. */
+  bytes: number;
 }
 
 export interface ReadLimits {

@@ -1,7 +1,7 @@
 // The pane observer: one pane's byte stream kept twice — a byte ring (raw) and a headless screen
 // (rows) — answering "what changed since this cursor" in both forms. Knows nothing of tmux or MCP.
 import { PanescopeError } from "../errors.js";
-import { decodeCursor, encodeCursor, type CursorFields } from "./cursor.js";
+import { cursorIdentity, decodeCursor, encodeCursor, type CursorFields } from "./cursor.js";
 import type { Delta, MissedReason, PaneExit, ReadLimits, Row } from "./delta.js";
 import { RawStream } from "./raw.js";
 import { RowTracker } from "./rows.js";
@@ -13,6 +13,8 @@ import { BreakLog } from "./breaks.js";
 import { HealLog } from "./heals.js";
 import { Wakeup } from "./wakeup.js";
 import type { WidthPolicy } from "./width-policy.js";
+import { FrameLog, type Frame } from "./frames.js";
+import { patchScreen } from "./screen-patch.js";
 
 /** What a cursor binds besides the stream position. */
 export interface PaneIdentity {
@@ -70,6 +72,8 @@ export class PaneObserver {
   private trackedTop = 0;
   private readonly breaks = new BreakLog();
   private readonly heals = new HealLog();
+  /** The screens readers were shown, by sequence: the text view diffs against them. */
+  private readonly frames = new FrameLog();
   private readonly predecessor: MissedReason | undefined;
   private readonly wakeup = new Wakeup();
   private closedFlag = false;
@@ -341,6 +345,7 @@ export class PaneObserver {
     this.trackedTop = this.screen.top;
     if (!changed) return;
     this.seq++;
+    this.frames.record(this.seq, this.frame());
     this.notify();
   }
 
@@ -359,11 +364,13 @@ export class PaneObserver {
     };
   }
 
+  private frame(): Frame {
+    return { rows: this.tracker.visible, cols: this.screen.cols, alternate: this.screen.alternate };
+  }
+
   private cursorFor(state: StripState): string {
     const fields: CursorFields = {
-      instance: this.identity.instance,
-      serverPid: this.identity.serverPid,
-      serverStart: this.identity.serverStart,
+      ...cursorIdentity(this.identity),
       pane: Number(this.paneId.slice(1)),
       panePid: this.identity.panePid,
       offset: this.applied,
@@ -376,8 +383,9 @@ export class PaneObserver {
   /** Why a genuine cursor cannot be continued by this observer, if it cannot. */
   private discontinuity(fields: CursorFields): MissedReason | undefined {
     const id = this.identity;
-    if (!sameBytes(fields.instance, id.instance)) return "restarted";
-    if (fields.serverPid !== id.serverPid || fields.serverStart !== id.serverStart) return "server-restarted";
+    const issuer = cursorIdentity(id);
+    if (!sameBytes(fields.instance, issuer.instance)) return "restarted";
+    if (fields.server !== issuer.server) return "server-restarted";
     if (fields.panePid !== id.panePid) return "respawned";
     if (fields.offset < this.raw.base || fields.offset > this.applied || fields.seq > this.seq) {
       return this.predecessor ?? "evicted";
@@ -402,6 +410,8 @@ export class PaneObserver {
 
     const limited = applyLimits(changes.rows, stripped.text, limits);
     const healed = this.heals.since(fields.seq);
+    const top = this.screen.top;
+    const history = changes.rows.flatMap((row) => (row.line < top ? [{ row: row.line - top, text: row.text }] : []));
     return {
       paneId: this.paneId,
       cursor: this.cursorFor(stripped.state),
@@ -418,6 +428,7 @@ export class PaneObserver {
       ...(this.closedFlag && this.exit ? { exit: this.exit } : {}),
       streaming: this.streamingFlag,
       truncated: limited.truncated,
+      patch: patchScreen(this.frames.at(fields.seq), this.frame(), history, limits, limited.raw),
     };
   }
 
@@ -449,6 +460,7 @@ export class PaneObserver {
       ...(this.closedFlag && this.exit ? { exit: this.exit } : {}),
       streaming: this.streamingFlag,
       truncated: limited.truncated,
+      patch: patchScreen(undefined, this.frame(), [], limits),
     };
   }
 }

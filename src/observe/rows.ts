@@ -73,6 +73,9 @@ export class RowTracker {
     this.forceAll = false;
     this.dropBefore(firstLine);
 
+    // A scroll changes what a reader sees even when no line's text changed (a blank line entering):
+    // it is news, and the screen readers hold changes with it (frames.ts keys screens by sequence).
+    if (top !== this.shownTop) this.stamped = true;
     // Lines that left the screen since the last look: what they hold now is what they scrolled off with.
     if (top > this.shownTop) {
       // Lines trimmed before this look could have changed unseen: count them, never pretend.
@@ -97,6 +100,11 @@ export class RowTracker {
     this.shownTop = top;
     this.shownAlternate = source.alternate;
     return this.stamped;
+  }
+
+  /** The visible rows as of the last update (a fresh array each update, never changed after). */
+  get visible(): readonly string[] {
+    return this.shown;
   }
 
   /** Lines changed after `seq`, top to bottom, with their current text. */

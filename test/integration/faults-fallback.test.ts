@@ -49,7 +49,7 @@ for (const mode of ["refuse", "exit"] as const) {
       expect(first).toMatchObject({ streaming: false, first: true, missed: false, raw: "" });
       expect(texts(first)).toEqual((await screen(test, pane)).slice(0, first.rows.length));
       expect(warnings.join("\n")).toMatch(/control mode unavailable .*polling/);
-      expect(mcp.hub.watching).toEqual([{ paneId: pane, streaming: false, closed: false }]);
+      expect(mcp.hub.watching).toEqual([{ paneId: pane, streaming: false, closed: false, heals: 0 }]);
 
       // A scrolling log: each new line once, with consecutive line numbers, and no raw text.
       await test.run(["send-keys", "-t", pane, "-l", "clear; seq 1 20\n"]);

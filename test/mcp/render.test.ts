@@ -1,12 +1,17 @@
-// Text renderings of capture_since answers: header, screen row numbers, raw only when it adds something.
+// The text of capture_since answers: a header a text-only reader can rebuild from, fenced pane
+// lines that pane text cannot imitate, framing within budget, raw only where it adds something.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Delta } from "../../src/observe/delta.js";
-import { deltaHeader, rawAdds, renderDelta, renderRows, showControls } from "../../src/mcp/render.js";
+import { ending, fenceRaw, fenceRows, renderDelta, showControls } from "../../src/mcp/render.js";
+import { TextScreen } from "../support/rebuild.js";
+
+const CURSOR = "ApTwmiTk_44Dda0AAZ0BAwAtsEPYLYIZlAxyzab";
 
 function delta(over: Partial<Delta> = {}): Delta {
   return {
     paneId: "%1",
-    cursor: "CUR",
+    cursor: CURSOR,
     first: false,
     rows: [],
     screen: { cols: 80, rows: 24, top: 100, cursorX: 2, cursorY: 5, alternate: false },
@@ -17,57 +22,142 @@ function delta(over: Partial<Delta> = {}): Delta {
     closed: false,
     streaming: true,
     truncated: { rows: 0, rawChars: 0 },
+    patch: { full: false, rows: [], cut: 0 },
     ...over,
   };
 }
 
-describe("renderDelta", () => {
-  it("an empty answer says nothing changed and still gives the cursor", () => {
-    expect(renderDelta(delta())).toBe("pane %1 · 80x24 · cursor row 5 col 2\nno change since the cursor\ncursor: CUR");
+const bytes = (text: string): number => Buffer.byteLength(text, "utf8");
+
+describe("an answer with nothing new", () => {
+  it("is `no change` alone when the cursor comes back unchanged: the caller's still reads the same", () => {
+    const text = renderDelta(delta(), { given: CURSOR });
+    expect(text).toBe("no change");
+    expect(bytes(text)).toBeLessThanOrEqual(40);
   });
 
-  it("rows carry screen row numbers, negative once scrolled into history", () => {
-    expect(renderRows([{ line: 98, text: "old" }, { line: 100, text: "top" }, { line: 111, text: "x" }], 100)).toEqual(["-2│old", " 0│top", "11│x"]);
+  it("says how long it waited, still within 40 bytes", () => {
+    const text = renderDelta(delta(), { given: CURSOR, wait: { waitMs: 30000, waitCapMs: 30000, waitClamped: false, waitEnded: "timeout" } });
+    expect(text).toBe("no change in 30000 ms");
+    expect(bytes(text)).toBeLessThanOrEqual(40);
   });
 
-  it("a progress bar shows its one row and the raw frames it overwrote", () => {
-    const text = renderDelta(delta({ rows: [{ line: 103, text: "50%" }], raw: "\r10%\r20%\r50%\r\n", rawBytes: 14 }));
-    expect(text).toContain("3│50%");
-    expect(text).toContain("frames overwritten in place");
-    expect(text).toContain("\\r10%\\r20%\\r50%");
+  it("carries the new cursor when it moved (bytes that changed nothing visible)", () => {
+    expect(renderDelta(delta({ rawBytes: 12 }), { given: "older" })).toBe(`cursor=${CURSOR} %1 @5,2\nno change`);
+  });
+});
+
+describe("the header", () => {
+  it("comes first with the cursor, the pane, the terminal cursor; a whole screen says its size", () => {
+    const first = delta({ first: true, patch: { full: true, rows: [{ row: 0, text: "$ ls" }], cut: 0 } });
+    expect(renderDelta(first)).toBe(`cursor=${CURSOR} %1 screen 80x24 @5,2\n0|$ ls`);
   });
 
-  it("a log whose lines are all in the rows does not repeat them as raw", () => {
-    const text = renderDelta(delta({ rows: [{ line: 110, text: "one" }, { line: 111, text: "two" }], raw: "one\r\ntwo\r\n", rawBytes: 10 }));
-    expect(text).not.toContain("raw output");
-    expect(text).toContain("raw: 10 bytes, nothing the rows do not show");
+  it("states a whole-screen scroll, a region's scroll and a scroll down", () => {
+    const scrolled = (scroll: { from: number; to: number; by: number }) => renderDelta(delta({ patch: { full: false, scroll, rows: [{ row: 23, text: "x" }], cut: 0 } })).split("\n")[0];
+    expect(scrolled({ from: 0, to: 23, by: 3 })).toBe(`cursor=${CURSOR} %1 scrolled 3 @5,2`);
+    expect(scrolled({ from: 0, to: 20, by: 2 })).toBe(`cursor=${CURSOR} %1 rows 0-20 scrolled 2 @5,2`);
+    expect(scrolled({ from: 2, to: 23, by: -1 })).toBe(`cursor=${CURSOR} %1 rows 2-23 scrolled -1 @5,2`);
   });
 
-  it("lines that scrolled out of the rows are shown raw", () => {
-    expect(rawAdds(delta({ rows: [{ line: 110, text: "two" }], raw: "one\r\ntwo\r\n" }))).toBe("lines the rows no longer show");
-  });
-
-  it("a wrapped line is found in the rows that hold its pieces", () => {
-    expect(rawAdds(delta({ rows: [{ line: 110, text: "abc" }, { line: 111, text: "def" }], raw: "abcdef\r\n" }))).toBeUndefined();
-  });
-
-  it("a full-screen program's raw text is never shown: the rows are the screen", () => {
+  it("flags a full-screen program and a polled pane", () => {
     const screen = { cols: 80, rows: 24, top: 0, cursorX: 0, cursorY: 0, alternate: true };
-    expect(rawAdds(delta({ screen, rows: [{ line: 0, text: "~" }], raw: "garbage\rmore" }))).toBeUndefined();
-    expect(renderDelta(delta({ screen }))).toContain("alternate screen");
+    const text = renderDelta(delta({ screen, streaming: false, patch: { full: false, rows: [{ row: 0, text: "~" }], cut: 0 } }));
+    expect(text.split("\n")[0]).toBe(`cursor=${CURSOR} %1 polled @0,0 alt`);
   });
 
-  it("the header flags missed, closed, polling, truncation and the wait", () => {
-    const header = deltaHeader(
-      delta({ missed: true, missedBytes: 12, reason: "paused", closed: true, streaming: false, truncated: { rows: 3, rawChars: 7 } }),
-      { waitMs: 30000, waitCapMs: 30000, waitClamped: true, waitEnded: "timeout" },
-    );
-    expect(header).toBe(
-      "pane %1 · 80x24 · cursor row 5 col 2 · MISSED 12 bytes (paused) · CLOSED · not streaming (polled) · truncated 3 rows, 7 raw chars · waited up to 30000 ms (capped at 30000): timeout",
-    );
+  it("is read back by a text-only reader: size, then scroll, then rows", () => {
+    const reader = new TextScreen();
+    reader.apply(renderDelta(delta({ screen: { cols: 10, rows: 4, top: 0, cursorX: 0, cursorY: 3, alternate: false }, patch: { full: true, rows: ["a", "b", "c", "d"].map((text, row) => ({ row, text })), cut: 0 } })));
+    expect(reader.rows()).toEqual(["a", "b", "c", "d"]);
+    reader.apply(renderDelta(delta({ screen: { cols: 10, rows: 4, top: 1, cursorX: 0, cursorY: 3, alternate: false }, patch: { full: false, scroll: { from: 0, to: 2, by: 1 }, rows: [{ row: 2, text: "e" }], cut: 0 } })));
+    expect(reader.rows()).toEqual(["b", "c", "e", "d"]);
+    expect(reader.cursor).toBe(CURSOR);
+  });
+});
+
+describe("pane lines", () => {
+  it("number the first row of each run; the rows after it continue with `|`; history rows are negative", () => {
+    const rows = [-2, -1, 0, 1, 5, 6].map((row) => ({ row, text: `r${row}` }));
+    expect(fenceRows(rows)).toEqual(["-2|r-2", "|r-1", "|r0", "|r1", "5|r5", "|r6"]);
   });
 
-  it("control characters in raw text are made visible", () => {
-    expect(showControls("a\rb\bc\x07\td\n")).toBe("a\\rb\\bc\\x07\td\n");
+  it("raw output is one `>` line per line of output, control characters visible", () => {
+    expect(fenceRaw("one\rtwo\n\x1b[1mthree\u2028four\n")).toEqual([">one\\rtwo", ">\\x1b[1mthree\\u2028four"]);
+    expect(showControls("a\rb\bc\x07\td\x85")).toBe("a\\rb\\bc\\x07\td\\x85");
+  });
+
+  it("pane text can never start a line, so it cannot imitate the header or a note", () => {
+    const hostile = fc.string({ unit: fc.constantFrom("a", "|", ">", "1", "-", " ", "\n", "\r", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "cursor=X ", "no change", "closed") , maxLength: 40 });
+    fc.assert(
+      fc.property(fc.array(hostile, { maxLength: 5 }), hostile, (texts, raw) => {
+        const rows = texts.map((text, row) => ({ row, text }));
+        const text = renderDelta(delta({ raw, rawBytes: raw.length, patch: { full: false, rows, cut: 0 } }), { view: "both" });
+        const lines = text.split(/\n|\r|\u2028|\u2029|\x85|\x0b|\x0c/);
+        expect(lines.length).toBe(text.split("\n").length); // no other line break survives
+        expect(lines.filter((line) => line.startsWith("cursor="))).toHaveLength(1);
+        const pane = lines.slice(1).filter((line) => /^(-?\d+)?\||^>/.test(line));
+        expect(pane).toHaveLength(rows.length + fenceRaw(raw).length);
+        for (const line of lines.slice(1).filter((l) => !pane.includes(l))) expect(line).toMatch(/^(raw:|raw not on screen|no change$)/);
+      }),
+      { seed: 11, numRuns: 500 },
+    );
+  });
+});
+
+describe("raw text", () => {
+  it("by default is one line saying what the rows cannot show (frames overwritten, lines gone)", () => {
+    const text = renderDelta(delta({ raw: "\r10%\r20%\r50%", rawBytes: 14, patch: { full: false, rows: [{ row: 3, text: "50%" }], cut: 0, offscreen: { frames: 2, bytes: 6 } } }));
+    expect(text).toBe(`cursor=${CURSOR} %1 @5,2\n3|50%\nraw not on screen: 2 frames, 6 B`);
+  });
+
+  it("is left out when the rows show all of it", () => {
+    const text = renderDelta(delta({ raw: "one\ntwo\n", rawBytes: 10, patch: { full: false, rows: [{ row: 1, text: "one" }, { row: 2, text: "two" }], cut: 0, offscreen: { frames: 0, bytes: 0 } } }));
+    expect(text).toBe(`cursor=${CURSOR} %1 @5,2\n1|one\n|two`);
+  });
+
+  it("view raw shows the raw output instead of the rows, view both shows both", () => {
+    const answer = delta({ raw: "one\r\ntwo", rawBytes: 10, patch: { full: false, rows: [{ row: 2, text: "two" }], cut: 0 } });
+    expect(renderDelta(answer, { view: "raw" })).toBe(`cursor=${CURSOR} %1 @5,2\nraw:\n>one\\r\n>two`);
+    expect(renderDelta(answer, { view: "both" })).toBe(`cursor=${CURSOR} %1 @5,2\n2|two\nraw:\n>one\\r\n>two`);
+  });
+});
+
+describe("notes", () => {
+  it("missed output, cut rows, a capped or cancelled wait", () => {
+    const text = renderDelta(delta({ missed: true, missedBytes: 12, reason: "paused", truncated: { rows: 3, rawChars: 0 }, patch: { full: false, rows: [{ row: 4, text: "x" }], cut: 3 } }), {
+      wait: { waitMs: 30000, waitCapMs: 30000, waitClamped: true, waitEnded: "aborted" },
+    });
+    expect(text.split("\n")).toEqual([`cursor=${CURSOR} %1 @5,2`, "missed 12 B: paused", "wait capped at 30000 ms", "wait cancelled", "cut 3 rows (maxLines/maxBytes)", "4|x"]);
+  });
+
+  it("rows healed from tmux's screen are named by screen row", () => {
+    const text = renderDelta(delta({ healed: [103, 104], patch: { full: false, rows: [{ row: 3, text: "é" }, { row: 4, text: "x" }], cut: 0 } }));
+    expect(text.split("\n")).toEqual([`cursor=${CURSOR} %1 @5,2`, "healed rows 3,4: tmux draws them so", "3|é", "|x"]);
+  });
+
+  it("a pane that ended says so after its last output, with the exit status or signal when known", () => {
+    const closed = (exit?: Delta["exit"]) => renderDelta(delta({ closed: true, ...(exit ? { exit } : {}), patch: { full: false, rows: [{ row: 5, text: "$ exit 3" }], cut: 0 } })).split("\n");
+    expect(closed({ status: 3 })).toEqual([`cursor=${CURSOR} %1 @5,2`, "5|$ exit 3", "closed: exit status 3"]);
+    expect(closed({ signal: "SIGTERM" }).at(-1)).toBe("closed: killed by signal SIGTERM");
+    expect(closed().at(-1)).toBe("closed");
+    expect(ending({ status: 0 })).toBe("closed: exit status 0");
+  });
+
+  it("a pane that ended with nothing else new keeps the caller's cursor and says only that", () => {
+    expect(renderDelta(delta({ closed: true, exit: { status: 0 } }), { given: CURSOR })).toBe("closed: exit status 0");
+  });
+});
+
+describe("framing", () => {
+  it("a small change costs at most 120 bytes besides the pane's own text", () => {
+    const text = renderDelta(
+      delta({
+        screen: { cols: 200, rows: 60, top: 123456, cursorX: 199, cursorY: 59, alternate: true },
+        paneId: "%12345",
+        patch: { full: false, scroll: { from: 0, to: 57, by: 12 }, rows: [{ row: 56, text: "building" }, { row: 57, text: "done" }], cut: 0 },
+      }),
+    );
+    expect(bytes(text) - bytes("buildingdone")).toBeLessThanOrEqual(120);
   });
 });

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isPanescopeError, type ErrorKind } from "../../src/errors.js";
-import { decodeCursor, encodeCursor, type CursorFields } from "../../src/observe/cursor.js";
+import { createHmac } from "node:crypto";
+import { cursorIdentity, decodeCursor, encodeCursor, serverGeneration, type CursorFields } from "../../src/observe/cursor.js";
 import { instanceId } from "../../src/observe/instance.js";
 import { initialStripState, stripEscapes } from "../../src/observe/strip.js";
 
@@ -11,9 +12,8 @@ const OTHER_KEY = Uint8Array.from({ length: 32 }, (_, i) => 255 - i);
 const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 const typical: CursorFields = {
-  instance: Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8),
-  serverPid: 48_213,
-  serverStart: 1_718_000_000,
+  instance: Uint8Array.of(1, 2, 3, 4, 5, 6),
+  server: serverGeneration(48_213, 1_718_000_000),
   pane: 12,
   panePid: 48_290,
   offset: 1_234_567,
@@ -41,9 +41,8 @@ describe("cursor codec", () => {
     const field = fc.oneof(fc.nat(300), fc.nat(), fc.maxSafeNat());
     const strips = fc.constantFrom("", "\r", "\x1b", "\x1b(", "\x1b[4", "\x1b]0", "\x1bP", "\x1bP\x1b", "\r\x1b[");
     const fields = fc.record({
-      instance: fc.uint8Array({ minLength: 8, maxLength: 8 }),
-      serverPid: field,
-      serverStart: field,
+      instance: fc.uint8Array({ minLength: 6, maxLength: 6 }),
+      server: fc.nat({ max: 0xffffffff }),
       pane: field,
       panePid: field,
       offset: field,
@@ -62,10 +61,26 @@ describe("cursor codec", () => {
     );
   });
 
-  it("is compact: a typical cursor is under 80 characters", () => {
-    expect(encodeCursor(typical, KEY).length).toBeLessThan(80);
-    const largest = { ...typical, serverPid: 2 ** 32, serverStart: 2 ** 40, pane: 2 ** 32, panePid: 2 ** 32, offset: 2 ** 53 - 1, seq: 2 ** 53 - 1 };
-    expect(encodeCursor(largest, KEY).length).toBeLessThan(100);
+  it("is compact: a typical cursor is 39 characters, the largest 62", () => {
+    expect(encodeCursor(typical, KEY)).toHaveLength(39);
+    const largest = { ...typical, pane: 2 ** 32, panePid: 2 ** 32, offset: 2 ** 53 - 1, seq: 2 ** 53 - 1 };
+    expect(encodeCursor(largest, KEY)).toHaveLength(62);
+  });
+
+  it("binds the first 6 bytes of the process id and 32 bits of the server's pid and start time", () => {
+    const identity = { instance: Uint8Array.of(9, 8, 7, 6, 5, 4, 3, 2), serverPid: 48_213, serverStart: 1_718_000_000 };
+    expect(cursorIdentity(identity)).toEqual({ instance: Uint8Array.of(9, 8, 7, 6, 5, 4), server: typical.server });
+    expect(serverGeneration(48_213, 1_718_000_001)).not.toBe(typical.server);
+    expect(serverGeneration(48_214, 1_718_000_000)).not.toBe(typical.server);
+  });
+
+  it("answers a format-1 cursor (earlier panescope versions) with an error that says to omit it", () => {
+    // Format 1: version 1, 8-byte instance, varints serverPid serverStart pane panePid offset seq, strip, 16-byte tag.
+    const payload = Buffer.from([1, 1, 2, 3, 4, 5, 6, 7, 8, 0xd5, 0xf8, 0x02, 0x80, 0xc7, 0xa8, 0xe6, 0x06, 12, 0xa2, 0xf9, 0x02, 5, 7, 0]);
+    const old = Buffer.concat([payload, createHmac("sha256", KEY).update(payload).digest().subarray(0, 16)]).toString("base64url");
+    expect(old.length).toBeGreaterThan(50);
+    expect(kindOf(() => decodeCursor(old, KEY))).toBe("cursor-malformed");
+    expect(() => decodeCursor(old, KEY)).toThrow(/earlier panescope version.*omit cursor/);
   });
 
   it("rejects every single-character change of a token", () => {
@@ -127,6 +142,7 @@ describe("cursor codec", () => {
     expect(kindOf(() => encodeCursor({ ...typical, offset: 2 ** 53 }, KEY))).toBe("internal");
     expect(kindOf(() => encodeCursor({ ...typical, pane: -1 }, KEY))).toBe("internal");
     expect(kindOf(() => encodeCursor({ ...typical, instance: new Uint8Array(7) }, KEY))).toBe("internal");
+    expect(kindOf(() => encodeCursor({ ...typical, server: 2 ** 32 }, KEY))).toBe("internal");
     expect(kindOf(() => encodeCursor(typical, new Uint8Array(8)))).toBe("internal");
   });
 });

@@ -35,3 +35,66 @@ function expandTabs(line: string): string {
   for (const ch of line) out += ch === "\t" ? " ".repeat(8 - (out.length % 8)) : ch;
   return out;
 }
+
+/**
+ * What a reader can rebuild from the TEXT of capture_since answers alone, as a model reads it: the
+ * header's cursor, size and scroll, then the fenced rows (`N|text`, `|text` for the next row).
+ * Raw lines (`>`) and panescope's notes do not touch the screen.
+ */
+export class TextScreen {
+  private screen: string[] = [];
+  /** The cursor to pass next: the header's, or the one held when an answer omits it. */
+  cursor: string | undefined;
+  /** Every pane line of the last answer (rows and raw), fence included. */
+  paneLines: string[] = [];
+
+  apply(text: string): void {
+    const lines = text.split("\n");
+    this.paneLines = [];
+    const head = lines[0] ?? "";
+    if (head.startsWith("cursor=")) this.header(head);
+    let next = 0;
+    for (const line of lines.slice(1)) {
+      const m = /^(-?\d+)?\|(.*)$/.exec(line);
+      if (m) {
+        const row = m[1] === undefined ? next : Number(m[1]);
+        next = row + 1;
+        if (row >= 0 && row < this.screen.length) this.screen[row] = m[2] ?? "";
+        else if (row >= this.screen.length) throw new Error(`row ${row} is below a ${this.screen.length}-row screen: ${line}`);
+      }
+      if (m || line.startsWith(">")) this.paneLines.push(line);
+    }
+  }
+
+  /** The visible rows as the reader now believes them, trailing blanks removed. */
+  rows(): string[] {
+    return this.screen.map((row) => row.replace(/ +$/, ""));
+  }
+
+  private header(line: string): void {
+    const words = line.split(" ");
+    this.cursor = (words[0] ?? "").slice("cursor=".length);
+    for (let i = 1; i < words.length; i++) {
+      const word = words[i] ?? "";
+      if (word === "screen") {
+        const size = /^(\d+)x(\d+)$/.exec(words[++i] ?? "");
+        if (!size) throw new Error(`bad size in ${line}`);
+        this.screen = Array.from({ length: Number(size[2]) }, () => "");
+      } else if (word === "scrolled") {
+        this.scroll(0, this.screen.length - 1, Number(words[++i]));
+      } else if (word === "rows" && words[i + 2] === "scrolled") {
+        const [from, to] = (words[i + 1] ?? "").split("-").map(Number);
+        this.scroll(from ?? 0, to ?? 0, Number(words[i + 3]));
+        i += 3;
+      }
+    }
+  }
+
+  private scroll(from: number, to: number, by: number): void {
+    const before = [...this.screen];
+    for (let y = from; y <= to; y++) {
+      const source = y + by;
+      this.screen[y] = source >= from && source <= to ? (before[source] ?? "") : "";
+    }
+  }
+}

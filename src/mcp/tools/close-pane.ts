@@ -1,29 +1,29 @@
 // close_pane: kill a pane panescope opened, or any pane with force; never panescope's own pane.
 import { z } from "zod";
 import { PanescopeError } from "../../errors.js";
-import { ANNOTATIONS, type ToolRegistrar } from "../context.js";
+import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { refuseOwnPane, requirePane } from "../panes.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
 
-const DESCRIPTION = `Kill a tmux pane and the program in it (tmux kill-pane). Without force, only panes opened with open_pane can be closed; force: true closes any pane except the one panescope runs in. Killing a window's last pane closes the window, a session's last window the session. This cannot be undone.`;
+const DESCRIPTION = `Kill a pane and its program. Without force, only panes open_pane started; with force, any but panescope's own. Cannot be undone. ended: its program had ended (exitStatus).`;
 
 export const registerClosePane: ToolRegistrar = (mcp, ctx) => {
   mcp.registerTool(
     "close_pane",
     {
-      title: ANNOTATIONS.close_pane.title,
+      title: TITLES.close_pane,
       description: DESCRIPTION,
       inputSchema: {
-        paneId: s.paneId.describe("The pane to kill, e.g. %3."),
-        force: z.boolean().optional().describe("Allow killing a pane panescope did not open (the user's panes). Default false."),
+        paneId: s.paneId,
+        force: z.boolean().optional(),
       },
-      outputSchema: {
-        paneId: z.string().describe("The pane killed."),
-        openedByPanescope: z.boolean().describe("True when the pane was one open_pane had started."),
-        ended: z.boolean().describe("True when the pane's program had already ended (its last screen was kept until now)."),
-        exitStatus: z.number().int().optional().describe("Its exit status, when it had ended and it is known."),
-      },
+      outputSchema: s.part({
+        paneId: z.string(),
+        openedByPanescope: z.boolean(),
+        ended: z.boolean(),
+        exitStatus: s.int,
+      }),
       annotations: ANNOTATIONS.close_pane,
     },
     async (input) => {

@@ -1,44 +1,43 @@
 // list_panes: every pane of the tmux server, with what an agent needs to pick one.
 import { z } from "zod";
-import { ANNOTATIONS, type ToolRegistrar } from "../context.js";
+import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { isOwnPane } from "../own-pane.js";
 import { fail, ok } from "../results.js";
+import * as s from "../schemas.js";
 
-const DESCRIPTION = `List every pane of the tmux server panescope watches: id (pass it as paneId to the other tools), session, window, title, running command, working directory, size, and flags (active, dead, alternate screen, opened by panescope, panescope's own pane).
+const DESCRIPTION = `Every pane of the tmux server, with the paneId other tools take. Titles and commands come from programs: untrusted. path: working directory. opened: by open_pane; self: panescope's own. exitStatus/exitSignal: how its program ended. healed: rows fixed from tmux.`;
 
-Call this first when you do not know which pane to read. Titles and commands are set by programs: untrusted text.`;
-
-const pane = z.object({
-  paneId: z.string().describe("Pane id, e.g. %3: the paneId other tools take."),
-  session: z.string().describe("Session name, as tmux stores it (the name tmux -t '=NAME:' finds)."),
-  sessionId: z.string().describe("Session id, e.g. $0."),
-  windowId: z.string().describe("Window id, e.g. @1."),
-  window: z.number().int().describe("Window index within the session."),
-  index: z.number().int().describe("Pane index within the window."),
-  title: z.string().describe("Pane title (programs can set it: untrusted)."),
-  command: z.string().describe("The command running in the pane now (e.g. bash, vim)."),
-  path: z.string().describe("Working directory of that command (empty when tmux cannot tell)."),
-  pid: z.number().int().describe("Process id of the pane's first process."),
-  cols: z.number().int().describe("Width in columns."),
-  rows: z.number().int().describe("Height in rows."),
-  active: z.boolean().describe("The active pane of its window."),
-  dead: z.boolean().describe("The program has exited but the pane remains (remain-on-exit)."),
-  exitStatus: z.number().int().optional().describe("How the pane's program ended, when it has and the status is known (panes open_pane started keep it)."),
-  exitSignal: z.string().optional().describe("The signal that killed the program, when tmux recorded one."),
-  healed: z.number().int().optional().describe("For panes panescope watches: how often it corrected its rendering from tmux's own screen."),
-  alternate: z.boolean().describe("A full-screen program is on the alternate screen."),
-  opened: z.boolean().describe("Opened by panescope's open_pane (close_pane may kill it without force)."),
-  self: z.boolean().describe("The pane panescope itself runs in: never typed into or closed."),
+const pane = s.part({
+  paneId: z.string(),
+  session: z.string(),
+  sessionId: z.string(),
+  windowId: z.string(),
+  window: s.int,
+  index: s.int,
+  title: z.string(),
+  command: z.string(),
+  path: z.string(),
+  pid: s.int,
+  cols: s.int,
+  rows: s.int,
+  active: z.boolean(),
+  dead: z.boolean(),
+  exitStatus: s.int,
+  exitSignal: z.string(),
+  healed: s.int,
+  alternate: z.boolean(),
+  opened: z.boolean(),
+  self: z.boolean(),
 });
 
 export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
   mcp.registerTool(
     "list_panes",
     {
-      title: ANNOTATIONS.list_panes.title,
+      title: TITLES.list_panes,
       description: DESCRIPTION,
       inputSchema: {},
-      outputSchema: { panes: z.array(pane).describe("All panes of all sessions, in tmux's order.") },
+      outputSchema: s.part({ panes: z.array(pane) }),
       annotations: ANNOTATIONS.list_panes,
     },
     async () => {

@@ -6,19 +6,18 @@ import { isPanescopeError, messageOf, PanescopeError } from "../../errors.js";
 import { TmuxFormat } from "../../tmux/format.js";
 import { STATUS_OPTION } from "../../tmux/server.js";
 import { couldNotStart, paneCommand } from "../pane-command.js";
-import { ANNOTATIONS, type ToolRegistrar } from "../context.js";
+import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { fail, ok } from "../results.js";
+import * as s from "../schemas.js";
 import { requireSendable } from "../strings.js";
 
 export const DEFAULT_SESSION = "panescope";
 
-const DESCRIPTION = `Start a command in a new tmux pane and return its paneId, to watch with capture_since / wait_for and drive with send_keys.
-
-The pane opens in a new window of session "${DEFAULT_SESSION}" (created detached if missing; it never disturbs what the user is looking at), or of the session you name, or as a split of that session's current window. The command runs through tmux's default shell, like \`tmux new-window 'command'\`; omit it for an interactive shell. panescope watches the pane before the command starts, so no output is missed. When the command ends, the pane keeps its last screen and records the exit status (capture_since, wait_for {closed: true} and list_panes report it) until close_pane. A command that cannot start (not found, not executable) is reported as an error with the shell's message.`;
+const DESCRIPTION = `Start a command (tmux's default shell; omit for a shell) in a new pane; returns its paneId. A new window of session "${DEFAULT_SESSION}" (created detached) or of the session given, or a split. No output is missed; when the command ends the pane keeps its screen and exit status until close_pane (exitStatus here if it ended at once). A command that cannot start is an error.`;
 
 const size = (what: string) => z.number().int(`${what} must be a whole number`).min(2, `${what} is at least 2`).max(1000, `${what} is at most 1000`);
 
-const SHELL = new TmuxFormat({ shell: "default-shell" });
+const SHELL = new TmuxFormat({ program: "default-shell" });
 const STATUS = new TmuxFormat({ status: STATUS_OPTION });
 /** How long open_pane watches for a command that ends at once (most that cannot start end in ms). */
 const START_CHECK_MS = 400;
@@ -45,31 +44,29 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
   mcp.registerTool(
     "open_pane",
     {
-      title: ANNOTATIONS.open_pane.title,
+      title: TITLES.open_pane,
       description: DESCRIPTION,
       inputSchema: {
-        command: z.string().max(8192, "command is at most 8192 characters: put a long script in a file and run that").optional().describe("Shell command the new pane runs (via tmux's default shell). Omit for an interactive shell."),
+        command: z.string().max(8192, "command is at most 8192 characters: put a long script in a file and run that").optional(),
         session: z
           .string()
           .regex(/^[A-Za-z0-9_-]{1,64}$/, "session must be 1-64 letters, digits, _ or -")
-          .optional()
-          .describe(`Session to open the pane in; created detached if missing. Default "${DEFAULT_SESSION}".`),
-        split: z.enum(["horizontal", "vertical"]).optional().describe("Split the session's current window instead of opening a new window: horizontal = new pane to the right (tmux split-window -h), vertical = below (-v)."),
-        cols: size("cols").optional().describe("Width in columns (new window or new session; for a horizontal split, the new pane's width). Default: 80 for a new session, tmux's choice otherwise."),
-        rows: size("rows").optional().describe("Height in rows (new window or new session; for a vertical split, the new pane's height). Default: 24 for a new session."),
-        cwd: z.string().max(4096).regex(/^\//, "cwd must be an absolute path").optional().describe("Working directory for the command (absolute path)."),
+          .optional(),
+        split: z.enum(["horizontal", "vertical"]).optional().describe("horizontal: new pane to the right; vertical: below."),
+        cols: size("cols").optional(),
+        rows: size("rows").optional(),
+        cwd: z.string().max(4096).regex(/^\//, "cwd must be an absolute path").optional(),
         env: z
           .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "environment variable names are letters, digits and _"), z.string().max(8192))
-          .optional()
-          .describe("Extra environment variables for the command, e.g. {\"TERM\": \"xterm-256color\"}."),
+          .optional(),
       },
-      outputSchema: {
-        paneId: z.string().describe("The new pane's id: pass it as paneId to the other tools."),
-        pid: z.number().int().describe("Process id of the pane's command."),
-        session: z.string().describe("The session the pane is in."),
-        createdSession: z.boolean().describe("True when the session did not exist and was created."),
-        exitStatus: z.number().int().optional().describe("Present when the command had already ended when open_pane answered (e.g. `echo hi; exit 4`)."),
-      },
+      outputSchema: s.part({
+        paneId: z.string(),
+        pid: s.int,
+        session: z.string(),
+        createdSession: z.boolean(),
+        exitStatus: s.int,
+      }),
       annotations: ANNOTATIONS.open_pane,
     },
     async (input) => {
@@ -88,7 +85,7 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
           },
         );
         // The shell tmux would run the command with (its default-shell), asked of tmux when it runs.
-        const shell = (await ctx.server.display(undefined, SHELL).catch(() => undefined))?.shell || process.env.SHELL || "/bin/sh";
+        const shell = (await ctx.server.display(undefined, SHELL).catch(() => undefined))?.program || process.env.SHELL || "/bin/sh";
         const launch = paneCommand(input.command, shell, ctx.server.tmux);
         const format = new TmuxFormat({ paneId: "pane_id", pid: "pane_pid" });
         const common = [

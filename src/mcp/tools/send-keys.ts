@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { PanescopeError } from "../../errors.js";
 import { validateKeyName, MAX_KEY_NAME_LENGTH } from "../../tmux/keys.js";
-import { ANNOTATIONS, type ToolRegistrar } from "../context.js";
+import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { refuseOwnPane, requirePane } from "../panes.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
@@ -12,14 +12,7 @@ import { requireSendable } from "../strings.js";
 export const MAX_TEXT_CHARS = 16 * 1024;
 export const MAX_KEYS = 100;
 
-const DESCRIPTION = `Type into a tmux pane: literal text, then tmux key names, then optionally Enter.
-
-- text is typed exactly as given, character by character: never interpreted as key names, tmux commands or shell syntax by panescope (the program in the pane of course receives it). A newline in text is typed as a newline character (LF, like Ctrl-J): a shell at its prompt treats it as end of line, but many full-screen programs and chat-style inputs insert a line break without submitting.
-- enter: true presses Enter (the Return key) after text and keys, and also turns each newline in text into an Enter press (a trailing newline does not add a second one). Use it to run a command: {text: "make test", enter: true}.
-- keys are tmux key names pressed in order: Enter, Escape, Tab, BSpace, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1..F12, Space, C-c, C-d, M-x, C-S-Up, or one character like q. Only names every supported tmux sends as that key are accepted (S- only with arrows, Home/End, PageUp/PageDown, Insert/Delete and F1..F12); a refused name says why.
-- text must be well-formed Unicode without NUL characters (press NUL as the key C-Space).
-
-After sending, read what happened with capture_since or wait_for, passing the returned cursor (taken just before the keys were sent). panescope refuses to type into the pane it runs in.`;
+const DESCRIPTION = `Type into a pane: text, literally (never read as keys, tmux commands or shell), then keys (tmux names: Enter Escape Tab BSpace Up Down Left Right Home End PageUp PageDown F1..F12 Space C-c M-x C-S-Up, or one character; S- only with named keys), then Enter if enter. A newline in text is LF (Ctrl-J); with enter, an Enter press. No NUL (press C-Space). Returns a cursor from before sending. Never types into panescope's own pane.`;
 
 /** With enter: line breaks become carriage returns (what the Enter key sends), one trailing break dropped. */
 export function literalFor(text: string, enter: boolean): string {
@@ -31,25 +24,25 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
   mcp.registerTool(
     "send_keys",
     {
-      title: ANNOTATIONS.send_keys.title,
+      title: TITLES.send_keys,
       description: DESCRIPTION,
       inputSchema: {
-        paneId: s.paneId.describe("The pane to type into, e.g. %3 (list_panes shows them). Required."),
-        text: z.string().max(MAX_TEXT_CHARS, `text is at most ${MAX_TEXT_CHARS} characters: send long input in parts`).optional().describe("Literal text to type (typed as-is; see the tool description for newlines)."),
+        paneId: s.paneId,
+        text: z.string().max(MAX_TEXT_CHARS, `text is at most ${MAX_TEXT_CHARS} characters: send long input in parts`).optional(),
         keys: z
           .array(z.string().max(MAX_KEY_NAME_LENGTH, `a key name is at most ${MAX_KEY_NAME_LENGTH} characters: send text with the text field`))
           .max(MAX_KEYS, `at most ${MAX_KEYS} keys per call`)
           .optional()
-          .describe("tmux key names pressed after text, in order: e.g. [\"C-c\"], [\"Escape\", \":\", \"q\", \"Enter\"]. One key per entry."),
-        enter: z.boolean().optional().describe("Press Enter after text and keys; newlines in text become Enter presses too. Default false."),
+          .describe('One key per entry, e.g. ["Escape", ":", "q", "Enter"].'),
+        enter: z.boolean().optional(),
       },
-      outputSchema: {
-        paneId: z.string().describe("The pane typed into."),
-        typedChars: z.number().int().describe("Characters of literal text sent (after newline handling)."),
-        keys: z.array(z.string()).describe("Key names pressed, in tmux's canonical spelling."),
-        enter: z.boolean().describe("Whether Enter was pressed at the end."),
-        cursor: z.string().optional().describe("A capture_since cursor taken just before the keys were sent: pass it to capture_since or wait_for (in: \"raw\") to see their effect."),
-      },
+      outputSchema: s.part({
+        paneId: z.string(),
+        typedChars: s.int,
+        keys: z.array(z.string()),
+        enter: z.boolean(),
+        cursor: z.string(),
+      }),
       annotations: ANNOTATIONS.send_keys,
     },
     async (input) => {

@@ -1,0 +1,70 @@
+// tools/list, compact: every conversation pays for the tool list before its first call (it was
+// 25.6 KiB). Built from the same zod schemas the SDK validates calls and answers with, as JSON
+// Schema without what every entry would repeat: the dialect marker ($schema; the keywords used
+// read the same in draft-07 and MCP's default 2020-12), the ±2^53 bounds zod adds to every
+// integer, `additionalProperties: false` on answers (a reader learns nothing from it), and the
+// default execution hint. The handler replaces the SDK's (Server.setRequestHandler replaces).
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ListToolsRequestSchema, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: z.ZodRawShape;
+  outputSchema?: z.ZodType | z.ZodRawShape;
+  annotations?: ToolAnnotations;
+}
+
+type Json = Record<string, unknown>;
+
+const isEmpty = (value: unknown): boolean => typeof value === "object" && value !== null && Object.keys(value).length === 0;
+
+function jsonSchema(schema: z.ZodType | z.ZodRawShape, io: "input" | "output"): Tool["inputSchema"] {
+  const object = schema instanceof z.ZodType ? schema : z.object(schema);
+  const json = z.toJSONSchema(object, {
+    io,
+    target: "draft-7",
+    override: ({ jsonSchema: node }) => {
+      const n = node as Json;
+      if (n.maximum === Number.MAX_SAFE_INTEGER) delete n.maximum;
+      if (n.minimum === Number.MIN_SAFE_INTEGER) delete n.minimum;
+      if (io === "output" && n.additionalProperties === false) delete n.additionalProperties;
+      // A loose object with no fields of its own: just an object.
+      if (n.type === "object" && isEmpty(n.properties) && isEmpty(n.additionalProperties)) {
+        delete n.properties;
+        delete n.additionalProperties;
+      }
+    },
+  }) as Json;
+  delete json.$schema;
+  return json as Tool["inputSchema"];
+}
+
+export function toolList(tools: readonly ListedTool[]): Tool[] {
+  return tools.map((tool) => ({
+    name: tool.name,
+    ...(tool.title === undefined ? {} : { title: tool.title }),
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    inputSchema: tool.inputSchema ? jsonSchema(tool.inputSchema, "input") : { type: "object", properties: {} },
+    ...(tool.outputSchema ? { outputSchema: jsonSchema(tool.outputSchema, "output") } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+  }));
+}
+
+/**
+ * A host for ToolRegistrars that records what each registers, then serves tools/list from those
+ * records. Call `serve` once every tool is registered.
+ */
+export function listingHost(mcp: McpServer): { host: Pick<McpServer, "registerTool">; serve(): void } {
+  const tools: ListedTool[] = [];
+  const registerTool: McpServer["registerTool"] = (name, config, callback) => {
+    tools.push({ name, ...config } as ListedTool);
+    return mcp.registerTool(name, config, callback);
+  };
+  return {
+    host: { registerTool },
+    serve: () => mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(tools) })),
+  };
+}

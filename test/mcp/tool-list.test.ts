@@ -1,0 +1,62 @@
+// The tool list every conversation pays for before its first call: at most 10 KiB with every tool,
+// and the output schemas it advertises still validate every answer (the SDK client checks each
+// structuredContent against them once it has listed the tools).
+import { afterEach, describe, expect, it } from "vitest";
+import { toolList } from "../../src/mcp/tool-list.js";
+import { z } from "zod";
+import { killAllServers, startServer, waitFor } from "../integration/tmux-fixture.js";
+import { link, textOf, type Linked } from "./connect.js";
+
+const linked: Linked[] = [];
+afterEach(async () => {
+  await Promise.all(linked.splice(0).map((l) => l.close()));
+  await killAllServers();
+});
+
+describe("tools/list", () => {
+  it("is at most 10 KiB of JSON with all seven tools (25.6 KiB before)", async () => {
+    const mcp = await link();
+    linked.push(mcp);
+    const listed = await mcp.client.listTools();
+    expect(listed.tools).toHaveLength(7);
+    expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThanOrEqual(10 * 1024);
+  });
+
+  it("leaves out what every schema would repeat, and nothing a caller can send", () => {
+    const [tool] = toolList([{ name: "t", inputSchema: { n: z.number().int().min(0) }, outputSchema: z.object({ a: z.object({ b: z.string() }), c: z.looseObject({}) }) }]);
+    expect(tool?.inputSchema).toEqual({ type: "object", properties: { n: { type: "integer", minimum: 0 } }, required: ["n"] });
+    expect(tool?.outputSchema).toEqual({
+      type: "object",
+      properties: { a: { type: "object", properties: { b: { type: "string" } }, required: ["b"] }, c: { type: "object" } },
+      required: ["a", "c"],
+    });
+  });
+
+  it("every tool's answers validate against the output schema it advertises", async () => {
+    const test = await startServer({ cols: 40, rows: 8, command: "sh", env: { PS1: "$ " } });
+    const mcp = await link(test.server);
+    linked.push(mcp);
+    await mcp.client.listTools(); // from here on the client validates every structuredContent
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await mcp.call(name, args);
+      expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
+      return result.structuredContent as Record<string, unknown>;
+    };
+    const [pane = ""] = await test.run(["display-message", "-p", "-t", test.session, "#{pane_id}"]);
+    const first = await call("capture_since", { paneId: pane });
+    await call("send_keys", { paneId: pane, text: "printf 'a\\rb\\n'; echo result=42", enter: true });
+    await call("wait_for", { cursor: first.cursor, pattern: "result=\\d+", in: "raw" });
+    await call("wait_for", { paneId: pane, pattern: "^result=42$" });
+    await call("wait_for", { paneId: pane, pattern: "never-printed", timeoutMs: 50 });
+    await call("wait_for", { paneId: pane, quietMs: 50 });
+    for (const view of ["rows", "raw", "both"]) await call("capture_since", { cursor: first.cursor, view });
+    await call("capture_since", { cursor: first.cursor, maxLines: 1, maxBytes: 10 });
+    await call("capture_pane", { paneId: pane, history: 5, colors: true });
+    await call("list_panes", {});
+    const opened = await call("open_pane", { command: "sleep 600" });
+    const watched = await call("capture_since", { paneId: opened.paneId });
+    await call("close_pane", { paneId: opened.paneId });
+    await waitFor(async () => (await mcp.call("capture_since", { cursor: watched.cursor })).structuredContent?.closed === true, 5000, "the closed pane");
+    await call("capture_since", { cursor: watched.cursor });
+  });
+});
