@@ -63,13 +63,18 @@ function fitScreen(lines: string[], rows: number): string[] {
 }
 
 export function seedBytes(state: PaneState): string {
-  // Written to a fresh emulator: history lines scroll into its scrollback, the last `rows` stay on screen.
-  let out = paint(fitScreen(state.lines, state.rows));
+  // Written to a fresh emulator: history lines scroll into its scrollback, the last `rows` stay on
+  // screen. Autowrap is off while painting: a captured line can be wider than the pane (tmux 3.7c
+  // after CSI P deleted half of a wide character: "中文中文" and blanks, 41 columns in 40), and a
+  // wrap would push every later row down.
+  let out = `${ESC}[?7l`;
+  out += paint(fitScreen(state.lines, state.rows));
   if (state.alternate) {
     out += cup(state.alternate.savedX, state.alternate.savedY);
     out += `${ESC}[?1049h${ESC}[H`;
     out += paint(fitScreen(state.alternate.lines, state.rows).slice(-state.rows));
   }
+  out += `${ESC}[?7h`;
   let regionTop = 0;
   if (state.scrollTop !== undefined && state.scrollBottom !== undefined) {
     const full = state.scrollTop === 0 && state.scrollBottom === state.rows - 1;
