@@ -1,6 +1,7 @@
 // capture_pane: the rendered screen of a pane now (optionally scrollback above it, optionally with
 // colours as SGR escapes), plus a cursor to continue with capture_since.
 import { z } from "zod";
+import { expandTabs } from "../../tmux/capture.js";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { fenceRows, header, size } from "../render.js";
 import { fail, ok } from "../results.js";
@@ -52,6 +53,11 @@ export const registerCapturePane: ToolRegistrar = (mcp, ctx) => {
         // Cursor first: anything printed after it shows up again in capture_since, never goes missing.
         const { cursor } = await observer.read(undefined, { maxLines: 0 });
         const text = await observer.screenText(input.history ?? 0);
+        // The replica keeps a bounded scrollback: more history than it holds is read from tmux's own.
+        if (input.history !== undefined && text.history.length < input.history && !text.screen.alternate) {
+          const lines = await ctx.server.run(["capture-pane", "-p", "-S", `-${input.history}`, "-E", "-1", "-t", paneId]).catch(() => undefined);
+          if (lines && lines.length > text.history.length) text.history = lines.map((line) => expandTabs(line).replace(/ +$/, ""));
+        }
         const ansi = input.colors ? await observer.screenAnsi() : undefined;
         const structured = {
           paneId,
