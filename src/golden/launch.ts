@@ -108,7 +108,9 @@ export async function launchPane(options: PaneSessionOptions): Promise<Launched>
         ],
         ["set-option", "-g", "status", "off"],
         ["set-option", "-g", "default-terminal", env.TERM ?? GOLDEN_TERM],
-        ["set-option", "-g", "remain-on-exit", "on"],
+        // Where the wrapper holds the pane (3.2) nothing may remain on exit: tmux 3.2 crashes when a
+        // watched pane dies that way, and panescope would poll instead of stream (dead-pane-guard.ts).
+        ...(hold === "" ? [["set-option", "-g", "remain-on-exit", "on"]] : []),
         // An empty format keeps tmux from writing "Pane is dead (…, <time>)" over the final screen.
         ...(version.hasRemainOnExitFormat ? [["set-option", "-g", "remain-on-exit-format", ""]] : []),
       ],

@@ -4,10 +4,7 @@
 // attach marks its session as just used, and it counts as created then. tmux (3.2a–3.7c) offers no
 // way out, so this test pins down the exact, documented effect (docs/tmux-versions.md): it lasts
 // until the user's next key press, and never resizes or moves the user's own client.
-import { mkdtempSync, openSync, closeSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { execa, execaSync } from "execa";
+import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeAll, connect, paneIn } from "./faults-helpers.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";
@@ -27,16 +24,13 @@ describe("the watcher and the user's plain tmux commands", () => {
   it("watching changes the current client until the user presses a key; another session, until then too", { timeout: 60_000 }, async () => {
     const test = await startServer({ cols: 80, rows: 24, session: "user", command: "cat" });
     await test.run(["new-session", "-d", "-s", "other", "-x", "80", "-y", "24", "cat"]);
-    // The user's terminal: a real tty client attached to "user", whose keys we type through a FIFO.
-    const fifo = join(mkdtempSync(join(tmpdir(), "panescope-keys-")), "keys");
-    execaSync("mkfifo", [fifo]);
-    const keys = openSync(fifo, "r+");
-    const terminal = execa("script", ["-qfc", `stty cols 80 rows 25; exec ${test.server.tmux} -L ${test.name} attach -t user`, "/dev/null"], { stdin: keys, reject: false });
+    // The user's terminal: a real tty client attached to "user"; what we write to script's stdin is typed.
+    const terminal = execa("script", ["-qfc", `stty cols 80 rows 25; exec ${test.server.tmux} -L ${test.name} attach -t user`, "/dev/null"], { stdin: "pipe", reject: false });
     // A key the user types: `cat` in their pane echoes it, so we know tmux read it from their client.
     let typed = 0;
     const type = async (): Promise<void> => {
       typed++;
-      writeSync(keys, "x");
+      terminal.stdin.write("x");
       await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", "user"])).join("").split("x").length > typed, 5000, "the key press");
     };
     try {
@@ -64,7 +58,6 @@ describe("the watcher and the user's plain tmux commands", () => {
     } finally {
       terminal.kill();
       await terminal;
-      closeSync(keys);
     }
   });
 });
