@@ -3,8 +3,9 @@
 import xtermHeadless from "@xterm/headless";
 import unicode11 from "@xterm/addon-unicode11";
 import type { IBufferLine, IMarker, Terminal as XTerminal } from "@xterm/headless";
+import { PanescopeError } from "../errors.js";
 import type { ScreenSnapshot } from "./snapshot.js";
-import { wake, type Feedable } from "./feeder.js";
+import { mayParseNow, wake, type Feedable } from "./feeder.js";
 import { lineStyles, lineToAnsi } from "./style.js";
 import type { WidthPolicy } from "./width-policy.js";
 
@@ -23,12 +24,20 @@ export interface ScreenOptions {
   widths?: WidthPolicy;
 }
 
-/** Bytes handed to xterm and not yet parsed, per screen: small, so each xterm slice is short. */
-const MAX_INFLIGHT = 32 * 1024;
+/**
+ * Most bytes parsed for one screen in one go before other work gets a turn: ≈0.5–2.5 ms of xterm
+ * parsing (2-core VM), so twenty flooding panes share the event loop with reads and tmux replies.
+ */
+export const SLICE_BYTES = 32 * 1024;
 
 interface Pending {
   data: Uint8Array | string;
   onApplied: (() => void) | undefined;
+}
+
+/** xterm's synchronous parse entry (its WriteBuffer without the timer): see Screen.parse. */
+interface SyncWriter {
+  writeSync(data: Uint8Array | string): void;
 }
 
 export class Screen implements Feedable {
@@ -41,9 +50,13 @@ export class Screen implements Feedable {
   /** A marker near the bottom of the normal buffer: its line falls by one per trimmed line. */
   private marker: IMarker | undefined;
   private markerAbs = 0;
-  private pendingWrites = 0;
   private readonly queue: Pending[] = [];
-  private inflight = 0;
+  /** queue[head] is the next write to parse; bytes queued counted as they come and go. */
+  private head = 0;
+  private queued = 0;
+  /** Inside pump(): a write from a callback queues behind, never parses re-entrantly. */
+  private parsing = false;
+  private readonly writer: SyncWriter;
   private readonly lineBase: number;
 
   constructor(options: ScreenOptions) {
@@ -68,6 +81,7 @@ export class Screen implements Feedable {
       this.term.unicode.activeVersion = "11";
     }
     this.buffers = this.term.buffer;
+    this.writer = syncWriter(this.term);
     // xterm has no public trim event: count trims through a marker, re-placed before it can be
     // trimmed itself (each scroll trims at most one line). Fires synchronously while parsing.
     this.term.onScroll(() => this.followTrim());
@@ -119,60 +133,75 @@ export class Screen implements Feedable {
 
   /** Bytes written and not yet applied. */
   get backlog(): number {
-    let queued = this.inflight;
-    for (const item of this.queue) queued += item.data.length;
-    return queued;
+    return this.queued;
   }
 
   /** True while written data has not been applied yet. */
   get busy(): boolean {
-    return this.pendingWrites > 0;
+    return this.head < this.queue.length;
   }
 
   /**
-   * Queues data (xterm 6 parses asynchronously). `onApplied` runs synchronously right after this
-   * chunk is parsed and before the next one is, so the screen then shows exactly the data so far.
+   * Queues data; it is parsed on a coming turn of the event loop (feeder.ts), or at once by pump().
+   * `onApplied` runs synchronously right after this chunk is parsed and before the next one is, so
+   * the screen then shows exactly the data so far.
    */
   write(data: Uint8Array | string, onApplied?: () => void): void {
-    this.pendingWrites++;
     this.queue.push({ data, onApplied });
-    this.pump();
+    this.queued += data.length;
+    // A little output on an idle screen (a keystroke's echo) is parsed now: a waiting reader is
+    // answered without a turn of the event loop. Anything behind other data waits its turn.
+    if (this.queue.length - this.head === 1 && !this.parsing && mayParseNow(data.length)) this.pump();
+    else wake(this);
   }
 
   /**
-   * Forgets data queued and not yet handed to xterm (a flood it cannot keep up with). The screen is
+   * Forgets data queued and not yet parsed (a flood the emulator cannot keep up with). The screen is
    * then wrong until replaced; the caller says so and takes tmux's screen again. Returns the bytes
    * dropped. Callbacks of dropped writes never run.
    */
   dropQueued(): number {
-    let dropped = 0;
-    for (const item of this.queue) dropped += item.data.length;
-    this.pendingWrites -= this.queue.length;
+    const dropped = this.queued;
     this.queue.length = 0;
+    this.head = 0;
+    this.queued = 0;
     return dropped;
   }
 
-  /** Hands queued data to xterm while little is in flight; xterm's callbacks ask for more. */
-  pump(): void {
-    while (this.queue.length > 0 && (this.inflight < MAX_INFLIGHT || this.queue[0]?.data.length === 0)) {
-      const { data, onApplied } = this.queue.shift() as Pending;
-      const size = data.length;
-      this.inflight += size;
-      this.term.write(data, () => {
-        this.inflight -= size;
-        this.pendingWrites--;
-        onApplied?.();
-        // Hand on in a later turn, not inside xterm's slice: I/O gets its turn in between.
-        if (this.queue.length > 0) wake(this);
-      });
+  /**
+   * Parses queued writes, in order, until about `bytes` were parsed (at least one write); returns
+   * whether more remain. The feeder calls it in turns; a reader calls it to catch its pane up now.
+   */
+  pump(bytes = SLICE_BYTES): boolean {
+    if (this.parsing) return this.busy;
+    this.parsing = true;
+    let parsed = 0;
+    try {
+      while (this.head < this.queue.length && parsed < bytes) {
+        const item = this.queue[this.head] as Pending;
+        this.queue[this.head++] = EMPTY;
+        this.queued -= item.data.length;
+        parsed += item.data.length;
+        if (item.data.length > 0) this.parse(item.data);
+        item.onApplied?.();
+      }
+    } finally {
+      this.parsing = false;
     }
+    if (this.head === this.queue.length) {
+      this.queue.length = 0;
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+    return this.busy;
   }
 
   /** Resolves once everything written so far has been applied. */
   flush(): Promise<void> {
-    // Nothing queued: every write's callback has run, so the screen is current. Going through
-    // xterm's write queue anyway costs a timer turn (≈1–2 ms) on every idle read.
-    if (this.pendingWrites === 0) return Promise.resolve();
+    // Nothing queued: every write's callback has run, so the screen is current.
+    if (!this.busy) return Promise.resolve();
     return new Promise((resolve) => this.write("", resolve));
   }
 
@@ -267,9 +296,18 @@ export class Screen implements Feedable {
   }
 
   dispose(): void {
-    this.queue.length = 0;
+    this.dropQueued();
     this.marker?.dispose();
     this.term.dispose();
+  }
+
+  /**
+   * Parses now. xterm's public write() parses on a later timer (≥1 ms in Node, and up to 12 ms per
+   * slice for each terminal in the same timer phase); its WriteBuffer's writeSync runs the same
+   * parser at once, so this screen (with the feeder) decides when parsing happens.
+   */
+  private parse(data: Uint8Array | string): void {
+    this.writer.writeSync(data);
   }
 
   /** The normal buffer's history is about to be dropped (CSI 3J, RIS). */
@@ -310,6 +348,20 @@ export class Screen implements Feedable {
     this.trimmed = this.markerAbs - marker.line;
     if (marker.line < this.rows && !this.alternate) this.placeMarker();
   }
+}
+
+const EMPTY: Pending = { data: "", onApplied: undefined };
+
+/**
+ * xterm's WriteBuffer.writeSync (@xterm/headless 6.0, private: `_core._writeBuffer`). It processes
+ * xterm's own queue first, which stays empty: nothing here calls the asynchronous write().
+ */
+function syncWriter(term: XTerminal): SyncWriter {
+  const buffer = (term as unknown as { _core?: { _writeBuffer?: Partial<SyncWriter> } })._core?._writeBuffer;
+  if (typeof buffer?.writeSync !== "function") {
+    throw new PanescopeError("internal", "this @xterm/headless has no synchronous parse (WriteBuffer.writeSync, 6.0): install @xterm/headless 6.0");
+  }
+  return buffer as SyncWriter;
 }
 
 function textOf(line: IBufferLine | undefined, cols: number): string {

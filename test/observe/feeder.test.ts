@@ -1,30 +1,83 @@
-// Fair feeding: a screen hands xterm little at a time, keeps order, and never loses a callback.
+// Fair feeding: a screen parses little at a time, keeps order, never loses a callback, and a turn
+// of the event loop ends after TURN_MS however many screens are busy.
 import { describe, expect, it } from "vitest";
-import { Screen } from "../../src/observe/screen.js";
+import { SLICE_BYTES, Screen } from "../../src/observe/screen.js";
+import { AT_ONCE_BYTES, TURN_MS } from "../../src/observe/feeder.js";
+
+function parsedSizes(screen: Screen): number[] {
+  const writer = (screen as unknown as { writer: { writeSync(data: { length: number }): void } }).writer;
+  const original = writer.writeSync.bind(writer);
+  const sizes: number[] = [];
+  writer.writeSync = (data) => {
+    sizes.push(data.length);
+    original(data);
+  };
+  return sizes;
+}
 
 describe("feeding the emulator", () => {
-  it("hands xterm at most ~32 KiB at a time, yet applies everything in order", async () => {
+  it("parses at most ~32 KiB of one screen per turn (beyond the parse-now allowance), yet applies everything in order", async () => {
     const screen = new Screen({ cols: 40, rows: 5, scrollback: 10 });
-    const term = (screen as unknown as { term: { write(data: unknown, cb: () => void): void } }).term;
-    const original = term.write.bind(term);
-    let outstanding = 0;
-    let most = 0;
-    term.write = (data: unknown, cb: () => void) => {
-      const size = (data as { length: number }).length;
-      outstanding += size;
-      most = Math.max(most, outstanding);
-      original(data, () => {
-        outstanding -= size;
-        cb();
-      });
-    };
+    const sizes = parsedSizes(screen);
+    const turns: number[] = [];
     const order: number[] = [];
     // ~1 KB a write: an invisible SGR run, then one line of text.
-    for (let i = 0; i < 1000; i++) screen.write("\x1b[0m".repeat(240) + `line ${i}\r\n`, () => order.push(i));
-    await screen.flush();
+    for (let i = 0; i < 1000; i++) {
+      screen.write("\x1b[0m".repeat(240) + `line ${i}\r\n`, () => {
+        order.push(i);
+        turns.push(sizes.length);
+      });
+    }
+    // Count what each turn parsed: a setImmediate queued now runs after the feeder's first turn.
+    const perTurn: number[] = [];
+    let before = 0;
+    while (screen.busy) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const parsed = sizes.slice(before).reduce((a, b) => a + b, 0);
+      before = sizes.length;
+      perTurn.push(parsed);
+    }
     expect(order).toEqual(Array.from({ length: 1000 }, (_, i) => i));
-    expect(most).toBeLessThanOrEqual(32 * 1024 + 1000);
+    // A turn: one slice, plus what arrived while the turn's parse-now allowance lasted.
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(SLICE_BYTES + AT_ONCE_BYTES + 1000);
+    expect(perTurn.length).toBeGreaterThan(1);
     expect(screen.rowText(3)).toBe("line 999");
     expect(screen.backlog).toBe(0);
+  });
+
+  it("a little output on an idle screen is parsed at once; a flood waits for the turns", async () => {
+    await new Promise((resolve) => setImmediate(resolve)); // a fresh allowance for this turn
+    const screen = new Screen({ cols: 20, rows: 3 });
+    let applied = false;
+    screen.write("hello", () => (applied = true));
+    expect(applied).toBe(true);
+    expect(screen.rowText(0)).toBe("hello");
+    // More than a turn's allowance: queued, parsed by pump() (the feeder's or a reader's).
+    let flooded = false;
+    screen.write("x".repeat(AT_ONCE_BYTES + 1), () => (flooded = true));
+    expect(flooded).toBe(false);
+    expect(screen.busy).toBe(true);
+    expect(screen.pump()).toBe(false);
+    expect(flooded).toBe(true);
+  });
+
+  it("one turn of many busy screens ends after about TURN_MS, and the rest go first next turn", async () => {
+    const screens = Array.from({ length: 40 }, () => new Screen({ cols: 80, rows: 24, scrollback: 100 }));
+    const firstParsed: number[] = [];
+    const chunk = Array.from({ length: 3000 }, (_, i) => `${i}`).join("\r\n");
+    screens.forEach((screen, n) => {
+      for (let i = 0; i < 4; i++) screen.write(chunk, i === 0 ? () => firstParsed.push(n) : undefined);
+    });
+    const started = performance.now();
+    await new Promise((resolve) => setImmediate(resolve));
+    const firstTurn = firstParsed.length;
+    // The first turn stopped early (40 screens × 14 KB would take far longer than TURN_MS)…
+    expect(firstTurn).toBeLessThan(screens.length);
+    expect(firstTurn).toBeGreaterThan(0);
+    while (screens.some((s) => s.busy)) await new Promise((resolve) => setImmediate(resolve));
+    // …and every screen's first slice came before any screen's second: round robin, in order.
+    expect(firstParsed).toEqual(screens.map((_, n) => n));
+    expect(performance.now() - started).toBeGreaterThan(TURN_MS);
+    for (const screen of screens) expect(screen.rowText(23)).toBe("2999");
   });
 });
