@@ -40,6 +40,12 @@ export interface ControlClientOptions {
   nudgeAfterMs?: number;
   maxLineBytes?: number;
   spawn?: SpawnControl;
+  /**
+   * Attach with `-f no-output` (tmux 3.2+): tmux sends this client no %output, so its replies never
+   * queue behind a pane's output. Set only at attach: toggling it on a client with output queued
+   * left tmux 3.2a/3.3a unable to let the client exit (fixed in 3.7).
+   */
+  noOutput?: boolean;
 }
 
 export interface CommandOptions {
@@ -134,7 +140,7 @@ export class ControlClient {
   /** Attach a control client to `session`; resolves after tmux's first reply and flow-control setup. */
   static async start(options: ControlClientOptions): Promise<ControlClient> {
     const target = /^\$\d+$/.test(options.session) ? options.session : `=${options.session}`;
-    const args = [...options.server.clientArgs(), "-C", "attach-session", "-t", target];
+    const args = [...options.server.clientArgs(), "-C", "attach-session", ...(options.noOutput === true ? ["-f", "no-output"] : []), "-t", target];
     await orphanGuardReady();
     const proc = (options.spawn ?? defaultSpawn)(options.server.tmux, args);
     let handshake!: Group;

@@ -13,6 +13,7 @@ import { TmuxFormat } from "../tmux/format.js";
 import type { SessionRegistryOptions } from "../tmux/sessions.js";
 import { validatePaneId, type TmuxServer } from "../tmux/server.js";
 import { inSession, locate } from "./follow.js";
+import { Liveness } from "./liveness.js";
 import { PaneWatch } from "./pane-watch.js";
 import { PollWatch } from "./poll.js";
 import { WatchStarter, type After, type Entry } from "./starter.js";
@@ -36,6 +37,8 @@ export interface HubOptions {
   retryStreamingMs?: number;
   /** How often a waiting read polls while control mode is unavailable. Default 250 ms. */
   pollIntervalMs?: number;
+  /** Confirm output on a second, `-f no-output` control client (watch/liveness.ts). Default false. */
+  quietClient?: boolean;
 }
 
 export interface CaptureRequest {
@@ -57,6 +60,8 @@ export class Hub {
   /** Where retired observers ended, so a successor continues after them. Bounded. */
   private readonly retired = new Map<string, After>();
   private readonly options: HubOptions;
+  /** The quiet control client that confirms who wrote each pane's output (liveness.ts). */
+  private readonly liveness: Liveness;
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: HubOptions) {
@@ -64,12 +69,24 @@ export class Hub {
     this.server = options.server;
     this.key = options.key ?? loadCursorKey(options.warn ? { warn: options.warn } : {}).key;
     this.instance = options.instance ?? instanceId();
+    this.liveness = new Liveness({
+      server: options.server,
+      quiet: options.quietClient === true,
+      warn: (message) => this.warn(message),
+      // Timeouts only: the spawn seam is for the watching clients (tests hold their processes).
+      client: {
+        ...(options.client?.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.client.commandTimeoutMs }),
+        ...(options.client?.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.client.startTimeoutMs }),
+      },
+      ...(options.startClient === undefined ? {} : { start: options.startClient }),
+    });
     this.starter = new WatchStarter({
       server: options.server,
       key: this.key,
       instance: this.instance,
       warn: (message) => this.warn(message),
       onDisplaced: (watch) => this.displaced(watch),
+      liveness: this.liveness,
       ...(options.scrollback === undefined ? {} : { scrollback: options.scrollback }),
       ...(options.ringBytes === undefined ? {} : { ringBytes: options.ringBytes }),
       ...(options.client === undefined ? {} : { client: options.client }),
@@ -119,9 +136,9 @@ export class Hub {
    */
   async capture(request: CaptureRequest): Promise<Delta> {
     const paneId = await this.resolvePane(request.paneId, request.cursor);
-    // One question to tmux per read, after it (below): it finds a pane that died or was respawned
-    // before or during the read alike.
-    const entry = await this.entry(paneId, { probe: false });
+    // No question to tmux on the read path: a streamed pane's observer holds only output tmux
+    // confirmed as its process's (pane-watch.ts), so a read answers from it at once.
+    const entry = await this.entry(paneId);
     const { watch } = entry;
     let delta: Delta;
     if (request.waitMs && request.waitMs > 0) {
@@ -132,10 +149,7 @@ export class Hub {
     } else {
       delta = await watch.observer.read(request.cursor, request.limits);
     }
-    // A new process may have appeared in the pane while we read (output of a respawned process can
-    // reach the old observer before tmux's subscription says so): ask tmux once more, and if so,
-    // answer from the new process's watch instead of a delta that mixes both.
-    if (watch instanceof PaneWatch && !watch.respawned) await watch.check();
+    // A new process appeared in the pane while we waited: answer from its watch.
     if (watch.respawned && request.cursor !== undefined) {
       return (await this.entry(paneId)).watch.observer.read(request.cursor, request.limits);
     }
@@ -156,16 +170,17 @@ export class Hub {
       result.value.lease?.release();
     }
     await this.starter.closeAll();
+    await this.liveness.close();
   }
 
   /** The entry answering for a pane: an existing watch if it still does, else a new one. */
-  private async entry(paneId: string, options: { probe: boolean } = { probe: true }): Promise<Entry> {
+  private async entry(paneId: string): Promise<Entry> {
     validatePaneId(paneId);
     const pending = this.watches.get(paneId);
     if (pending) {
       const entry = await pending.catch(() => undefined);
       if (entry && !entry.retired) {
-        const reason = await this.revalidate(paneId, entry, options.probe);
+        const reason = await this.revalidate(paneId, entry);
         if (reason === undefined) {
           entry.watch.lastUsed = Date.now();
           return entry;
@@ -182,7 +197,7 @@ export class Hub {
   }
 
   /** Whether a watch still answers for its pane (undefined), or why it must be replaced. */
-  private async revalidate(paneId: string, entry: Entry, probe: boolean): Promise<MissedReason | undefined> {
+  private async revalidate(paneId: string, entry: Entry): Promise<MissedReason | undefined> {
     const { watch } = entry;
     if (watch instanceof PollWatch) {
       if (Date.now() - watch.since >= (this.options.retryStreamingMs ?? 30_000) && !watch.observer.closed) {
@@ -196,9 +211,7 @@ export class Hub {
     // Without a client: find the pane again (or learn that the server restarted) on every read.
     if (!watch.connected) await this.follow(paneId, entry);
     if (entry.replace) return entry.replace;
-    if (watch.respawned) return "respawned";
-    if (!probe || !watch.connected) return undefined;
-    return (await watch.check()) === "respawned" ? "respawned" : undefined;
+    return watch.respawned ? "respawned" : undefined;
   }
 
   /** A watch says its pane may have left its client's session: follow it (once at a time). */
@@ -236,7 +249,7 @@ export class Hub {
     switch (where.kind) {
       case "no-server":
       case "gone":
-        observer.markClosed();
+        watch.markClosed();
         return;
       case "server-restarted":
       case "respawned":
@@ -247,7 +260,7 @@ export class Hub {
       case "here":
         break;
     }
-    if (where.dead) watch.died(where.exit);
+    if (where.dead) watch.markClosed(where.exit);
     const current = watch.currentSession;
     // Still where we see it (a window can be linked into several sessions): nothing to follow.
     if (watch.connected && current !== undefined && (current === where.sessionId || (await inSession(this.server, current, paneId)))) return;

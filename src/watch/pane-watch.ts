@@ -1,6 +1,7 @@
 // The bridge for one pane: routes a control client's events to a PaneObserver, seeds it race-free,
-// re-seeds it when tmux dropped output (%pause), follows its size, death and respawn, audits the
-// replica at rest, and says when the pane may have left its client's session (the hub follows it).
+// re-seeds it when tmux dropped output (%pause), follows its size, death and respawn, hands output
+// on once tmux confirmed the same process wrote it (gate.ts, liveness.ts), audits the replica at
+// rest, and says when the pane may have left its client's session (the hub follows it).
 import { isPanescopeError } from "../errors.js";
 import type { ControlClient } from "../tmux/client.js";
 import { STATUS_OPTION } from "../tmux/server.js";
@@ -10,6 +11,8 @@ import { PaneObserver, type PaneIdentity } from "../observe/pane.js";
 import { DEFAULT_SCROLLBACK } from "../observe/screen.js";
 import type { MissedReason, PaneExit } from "../observe/delta.js";
 import { Auditor } from "./audit.js";
+import { Confirmer } from "./confirm.js";
+import type { Liveness } from "./liveness.js";
 import { auditPane } from "./replica-check.js";
 import { livenessCommand, parseLiveness, parseProbe, seedCommands, type PaneProbe } from "./probe.js";
 import type { WidthPolicy } from "../observe/width-policy.js";
@@ -31,6 +34,8 @@ export interface PaneWatchOptions {
   log?: (line: string) => void;
   /** Character widths of the tmux in use (watch/widths.ts). */
   widths?: WidthPolicy;
+  /** Where output is confirmed (the hub's quiet client); without it the watching client is asked. */
+  liveness?: Liveness;
 }
 
 /** What a check on read found: still the same process, gone/exited, or a new process in the pane. */
@@ -69,6 +74,8 @@ export class PaneWatch {
   private windowId = "";
   private disposed = false;
   private unbind: () => void = () => undefined;
+  /** Live output waits here until tmux confirms the pane still runs the observer's process. */
+  private readonly confirmer: Confirmer;
   readonly auditor = new Auditor({
     audit: () =>
       auditPane({
@@ -76,7 +83,9 @@ export class PaneWatch {
         paneId: this.paneId,
         observer: this.observer,
         history: this.history,
+        received: () => this.confirmer.received,
         ready: () => this.mode === "live" && !this.retaking,
+        settled: () => this.confirmer.held === 0,
         healed: (_state, rows) => this.options.log?.(`healed ${this.paneId}: ${rows.length > 0 ? `rows ${rows.join(",")}` : "the cursor"} differed from tmux's screen`),
       }),
   });
@@ -87,6 +96,19 @@ export class PaneWatch {
     private readonly options: PaneWatchOptions,
   ) {
     this.client = client;
+    this.confirmer = new Confirmer(
+      {
+        paneId,
+        panePid: () => this.observerRef?.identity.panePid,
+        session: () => this.session,
+        askHere: async () => void (await this.check()),
+        deliver: (data) => this.observer.ingest(data),
+        respawned: () => this.markRespawned(),
+        gone: () => this.displaced(),
+        close: (exit) => this.closeObserver(exit),
+      },
+      options.liveness,
+    );
     this.bind(client);
   }
 
@@ -105,6 +127,16 @@ export class PaneWatch {
     return this.client.currentSession;
   }
 
+  /** Bytes received and not yet confirmed (held back from the observer). */
+  get unconfirmed(): number {
+    return this.confirmer.held;
+  }
+
+  /** A session this watch's client is attached to (the quiet client attaches there). */
+  get session(): string | undefined {
+    return this.client.currentSession ?? this.client.session;
+  }
+
   /** Starts watching: subscribe first, then seed in one atomic command line (design.md). */
   static async start(client: ControlClient, paneId: string, options: PaneWatchOptions): Promise<PaneWatch> {
     const watch = new PaneWatch(client, paneId, options);
@@ -116,8 +148,9 @@ export class PaneWatch {
       watch.took(probe);
       watch.goLive();
       if (watch.queued) void watch.retake(watch.queued.reason);
-      // Best effort: without it a dead pane under remain-on-exit is still found by check() on read.
+      // Best effort: without it a dead pane under remain-on-exit is found by the next confirmation.
       client.command(SUBSCRIBE).catch(() => undefined);
+      options.liveness?.warm(watch.session ?? client.session);
       return watch;
     } catch (error) {
       watch.dispose();
@@ -139,27 +172,42 @@ export class PaneWatch {
     await this.retake("moved");
   }
 
-  /** Asks tmux whether the pane is still alive and the same process; closes the observer if not. */
+  /**
+   * Asks tmux, through the watching client, whether the pane is still alive and the same process.
+   * The reply comes after every byte tmux had queued for us before it, so it covers all received.
+   */
   async check(): Promise<PaneState> {
     const observer = this.observer;
     if (this.respawned) return "respawned";
-    if (this.client.closed) return observer.closed ? "closed" : "alive";
+    if (this.client.closed) {
+      // Nothing more arrives through it: what came is the process's (the hub follows the pane).
+      this.confirmer.settle({ panePid: observer.identity.panePid, dead: false }, this.confirmer.received, true);
+      return observer.closed ? "closed" : "alive";
+    }
     // Probed even when already closed: a dead pane (remain-on-exit) can be respawned. A short
     // question, not the full probe: under a flood its reply waits behind the pane's output.
     try {
-      const live = parseLiveness(this.paneId, await this.client.command(livenessCommand(this.paneId), { timeoutMs: 5000 }));
-      if (!live.exists) this.displaced();
-      else if (live.panePid !== observer.identity.panePid) return this.markRespawned();
-      else if (live.dead) this.died(undefined);
+      const reply = await this.client.command(livenessCommand(this.paneId), { timeoutMs: 5000 });
+      const live = parseLiveness(this.paneId, reply);
+      this.confirmer.settle(live.exists ? { panePid: live.panePid, dead: live.dead } : undefined, this.confirmer.received, true);
     } catch (error) {
       // A slow reply (a client far behind a flood) proves nothing; anything else: look for the pane.
       if (!isPanescopeError(error, "timeout") && !isPanescopeError(error, "aborted")) this.displaced();
     }
-    return observer.closed ? "closed" : "alive";
+    return this.respawned ? "respawned" : observer.closed ? "closed" : "alive";
+  }
+
+  /**
+   * The pane is gone or its program ended (the hub's follow, a subscription): close the observer
+   * once every byte received so far is in it, so no reader is told `closed` before the last output.
+   */
+  markClosed(exit?: PaneExit): void {
+    this.confirmer.ended(exit);
   }
 
   dispose(): void {
     this.disposed = true;
+    this.confirmer.stop();
     this.auditor.dispose();
     this.unbind();
     this.observerRef?.dispose();
@@ -186,11 +234,15 @@ export class PaneWatch {
   private displaced(): void {
     if (this.disposed || !this.observerRef) return;
     if (this.options.onDisplaced) this.options.onDisplaced(this);
-    else this.observerRef.markClosed();
+    else this.markClosed();
   }
 
   /** pause → capture → state → continue; output before `%continue` dropped or recorded, after it held. */
   private async capture(before: "dropping" | "recording" = "dropping"): Promise<PaneProbe> {
+    // Output not yet confirmed is inside the capture: dropped, or kept as raw only (resync); the
+    // capture's own pane_pid is checked against the observer's (retake).
+    const early = this.confirmer.takeAll();
+    if (before === "recording") for (const data of early) this.observer.appendRaw(data);
     this.mode = before;
     this.held = [];
     const replies = await this.client.commands(seedCommands(this.paneId, this.history));
@@ -201,23 +253,24 @@ export class PaneWatch {
   private took(probe: PaneProbe): void {
     this.size = { cols: probe.state.cols, rows: probe.state.rows };
     this.windowId = probe.windowId;
-    if (probe.dead) this.observer.markClosed(probe.exit);
+    if (probe.dead) this.markClosed(probe.exit);
   }
 
   private goLive(): void {
     const held = this.held;
     this.held = [];
     this.mode = "live";
-    for (const data of held) this.observer.ingest(data);
+    for (const data of held) this.confirmer.hold(data);
   }
 
   /**
-   * The pane's program died and the pane remains (remain-on-exit). tmux 3.3+ discards output it had
-   * not sent us yet when a pane dies (control.c: a dead pane counts as none), so the last lines may
-   * never arrive: audit once more, and take them from tmux's final screen.
+   * The pane ended, its received output all in the observer. tmux 3.3+ discards output it had not
+   * sent us yet when a pane dies under remain-on-exit (control.c: a dead pane counts as none), so
+   * the last lines may never arrive: audit once more, and take them from tmux's final screen.
    */
-  died(exit: PaneExit | undefined): void {
-    const observer = this.observer;
+  private closeObserver(exit: PaneExit | undefined): void {
+    const observer = this.observerRef;
+    if (!observer) return;
     const first = !observer.closed;
     observer.markClosed(exit);
     if (first) this.auditor.schedule();
@@ -227,6 +280,8 @@ export class PaneWatch {
   private markRespawned(): "respawned" {
     if (!this.respawned) {
       this.respawned = true;
+      // Held output may be the new process's: it never reaches this observer (the successor seeds).
+      this.confirmer.stop();
       this.observerRef?.addBreak("respawned", 0);
     }
     return "respawned";
@@ -237,7 +292,7 @@ export class PaneWatch {
       case "output":
         if (event.paneId !== this.paneId) return;
         this.auditor.onOutput();
-        if (this.mode === "live") this.observer.ingest(event.data);
+        if (this.mode === "live") this.confirmer.hold(event.data);
         else if (this.mode === "holding") this.held.push(event.data);
         else if (this.mode === "recording") this.observer.appendRaw(event.data);
         return;
@@ -301,8 +356,8 @@ export class PaneWatch {
     if (event.name !== PANES_SUBSCRIPTION) return;
     const [dead, pid, status, signal, held] = event.value.split(" ");
     if (pid !== undefined && pid !== "" && Number(pid) !== observer.identity.panePid) this.markRespawned();
-    else if (held !== undefined && held !== "") observer.markClosed(exitOf(held, undefined));
-    else if (dead === "1") this.died(exitOf(status, signal));
+    else if (held !== undefined && held !== "") this.markClosed(exitOf(held, undefined));
+    else if (dead === "1") this.markClosed(exitOf(status, signal));
   }
 
   /**
@@ -327,6 +382,13 @@ export class PaneWatch {
         try {
           const probe = await this.capture(job.reason ? "dropping" : "recording");
           if (this.disposed) return;
+          if (probe.panePid !== this.observer.identity.panePid) {
+            // Another process runs in the pane: what was kept while capturing may be its output.
+            this.mode = "live";
+            this.held = [];
+            this.markRespawned();
+            return;
+          }
           if (job.reason) this.observer.reseed(probe.state, job.reason);
           else this.observer.resync(probe.state);
           this.took(probe);

@@ -13,8 +13,12 @@ export interface AuditTarget {
   observer: PaneObserver;
   /** Lines of history the replica keeps: a heal takes that many from tmux. */
   history: number;
+  /** Bytes of the pane's output received so far (some may wait for confirmation: see settled). */
+  received(): number;
   /** False while a seed or re-seed is running: the screen is being replaced anyway. */
   ready(): boolean;
+  /** True when every byte received is in the observer (none waits for tmux's confirmation). */
+  settled(): boolean;
   healed(state: PaneState, rows: number[]): void;
 }
 
@@ -22,18 +26,20 @@ export async function auditPane(target: AuditTarget): Promise<AuditResult> {
   const { client, paneId, observer } = target;
   // A pane being re-taken is about to be replaced anyway.
   if (!target.ready()) return "agree";
-  // tmux answers after writing us every byte it had read before the command ran, so if the offset
-  // has not moved between asking and comparing, its capture shows exactly the bytes we have.
-  const before = observer.offset;
+  // tmux answers after writing us every byte it had read before the command ran, so if nothing
+  // arrived between asking and comparing, its capture shows exactly the bytes we have.
+  const before = target.received();
+  const quiet = (): boolean => target.received() === before && target.settled() && target.ready();
+  if (!target.settled()) return "busy";
   const probe = parseProbe(await client.commands(probeCommands(paneId, 0), { timeoutMs: 5000 }));
-  if (observer.offset !== before || !target.ready()) return "busy";
+  if (!quiet()) return "busy";
   const ours = await observer.screenText();
-  if (observer.offset !== before || !target.ready()) return "busy";
+  if (!quiet()) return "busy";
   const found = differences({ ...ours.screen, text: ours.rows }, probe.state);
   if (agree(found)) return "agree";
   // A heal rebuilds the screen with the history the replica keeps: ask again with it, still at rest.
   const full = parseProbe(await client.commands(probeCommands(paneId, target.history), { timeoutMs: 5000 }));
-  if (observer.offset !== before || !target.ready()) return "busy";
+  if (!quiet()) return "busy";
   observer.heal(full.state, found.rows);
   target.healed(full.state, found.rows);
   return "healed";

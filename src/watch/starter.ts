@@ -38,6 +38,8 @@ export interface StarterOptions {
   warn: (message: string) => void;
   /** Passed to every PaneWatch: its pane may have left the session its client sees. */
   onDisplaced?: PaneWatchOptions["onDisplaced"];
+  /** Passed to every PaneWatch: where its output is confirmed. */
+  liveness?: PaneWatchOptions["liveness"];
 }
 
 /** Failures of control mode itself; the pane may still be readable through one-shot commands. */
@@ -142,6 +144,7 @@ export class WatchStarter {
       ...(this.options.scrollback === undefined ? {} : { scrollback: this.options.scrollback }),
       ...(this.options.ringBytes === undefined ? {} : { ringBytes: this.options.ringBytes }),
       ...(this.options.onDisplaced ? { onDisplaced: this.options.onDisplaced } : {}),
+      ...(this.options.liveness ? { liveness: this.options.liveness } : {}),
       log: (line) => this.options.warn(`panescope: ${line}`),
       ...(after ? { after } : {}),
     };

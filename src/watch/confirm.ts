@@ -1,0 +1,142 @@
+// One pane's side of liveness: its output waits in a gate (gate.ts) until tmux confirms that the
+// pane still runs the observer's process, on the quiet client (liveness.ts) or, without one, through
+// the watching client. Then it goes on to the observer; a new process means respawned; a dead pane
+// is closed only once its last output is in (no reader hears `closed` before the last words).
+import type { PaneExit } from "../observe/delta.js";
+import { OutputGate } from "./gate.js";
+import type { Asker, Liveness, PaneLife } from "./liveness.js";
+
+/** What the confirmations act on (PaneWatch). */
+export interface ConfirmTarget {
+  readonly paneId: string;
+  /** The process the observer watches; undefined before the first seed. */
+  panePid(): number | undefined;
+  /** A session the watching client is attached to (for the quiet client). */
+  session(): string | undefined;
+  /**
+   * Asks through the watching client: the reply comes after every byte tmux queued for us before
+   * it, so it covers all received. Resolves when it has been answered (via `settle`) or given up.
+   */
+  askHere(): Promise<void>;
+  /** Confirmed output, in order. */
+  deliver(data: Uint8Array): void;
+  /** Another process runs in the pane. */
+  respawned(): void;
+  /** tmux does not list the pane: the owner finds it (moved) or closes it. */
+  gone(): void;
+  /** The pane ended, its output all delivered. */
+  close(exit: PaneExit | undefined): void;
+}
+
+export class Confirmer implements Asker {
+  private readonly gate = new OutputGate();
+  private askingHere = false;
+  /** The pane ended: close once the output received before `at` is delivered. */
+  private closing: { at: number; exit: PaneExit | undefined } | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly target: ConfirmTarget,
+    private readonly liveness: Liveness | undefined,
+  ) {}
+
+  get paneId(): string {
+    return this.target.paneId;
+  }
+
+  get session(): string | undefined {
+    return this.target.session();
+  }
+
+  /** Bytes received (confirmed or not): an answer asked for now covers up to here. */
+  get received(): number {
+    return this.gate.received;
+  }
+
+  /** Bytes received and not yet confirmed. */
+  get held(): number {
+    return this.gate.held;
+  }
+
+  /** Live output: held until tmux confirms who wrote it. */
+  hold(data: Uint8Array): void {
+    this.gate.hold(data);
+    if (this.gate.held > 0) this.ask();
+  }
+
+  /** Everything held, to be resolved by the caller (a capture is about to cover it). */
+  takeAll(): Uint8Array[] {
+    return this.gate.takeAll();
+  }
+
+  /** The quiet client's answer, asked once `upTo` bytes had arrived. */
+  answer(life: PaneLife | undefined, upTo: number): void {
+    this.settle(life, upTo, false);
+  }
+
+  /**
+   * tmux's word on the pane, covering output up to `upTo`. `ordered`: it came through the watching
+   * client, after every byte queued before it; from the quiet client, a dead pane's last output may
+   * still be on its way, so the watching client is asked once more before closing.
+   */
+  settle(life: PaneLife | undefined, upTo: number, ordered: boolean): void {
+    if (this.stopped) return;
+    if (life !== undefined && life.panePid !== this.target.panePid()) {
+      this.stop();
+      this.target.respawned();
+      return;
+    }
+    this.gate.release(upTo, (data) => this.target.deliver(data));
+    if (life === undefined) this.target.gone();
+    else if (life.dead && ordered) this.endWhenReceived(life.exit);
+    else if (life.dead) this.askElsewhere();
+    this.closeIfDone();
+    if (this.gate.held > 0) this.ask();
+  }
+
+  /** No quiet client (or a dead pane to make sure of): ask through the watching client. */
+  askElsewhere(): void {
+    if (this.askingHere || this.stopped) return;
+    this.askingHere = true;
+    void this.target.askHere().finally(() => {
+      this.askingHere = false;
+      if (this.gate.held > 0) this.ask();
+    });
+  }
+
+  /**
+   * The pane is gone or its program ended (a follow, a subscription, a probe): close once every
+   * byte received so far is delivered.
+   */
+  ended(exit?: PaneExit): void {
+    if (this.stopped) return;
+    this.endWhenReceived(exit);
+    this.closeIfDone();
+    if (this.closing) this.ask();
+  }
+
+  /** No more confirmations: the watch was replaced or disposed. Held output is dropped. */
+  stop(): void {
+    this.stopped = true;
+    this.closing = undefined;
+    this.gate.takeAll();
+    this.liveness?.forget(this);
+  }
+
+  private ask(): void {
+    if (this.stopped) return;
+    if (this.liveness?.available) this.liveness.ask(this);
+    else this.askElsewhere();
+  }
+
+  private endWhenReceived(exit: PaneExit | undefined): void {
+    this.closing = { at: Math.max(this.closing?.at ?? 0, this.gate.received), exit: exit ?? this.closing?.exit };
+  }
+
+  private closeIfDone(): void {
+    const closing = this.closing;
+    if (!closing || this.gate.received - this.gate.held < closing.at) return;
+    this.closing = undefined;
+    this.target.close(closing.exit);
+  }
+}

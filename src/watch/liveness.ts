@@ -1,0 +1,171 @@
+// "Does this pane still run the process we watch?", asked where no flood stands in front of the
+// answer: a second control client per tmux server, attached with `-f no-output` (tmux 3.2+), so
+// tmux sends it no %output and its replies never queue behind a pane's output. Measured under
+// twenty flooding panes (tmux 3.3a, 2-core VM): a `display -p` on the watching client took 80 ms
+// p50 and 4.3 s p99, on the quiet client 63/75 ms (one turn of a saturated tmux), a spawned
+// `tmux display` 214/274 ms. Questions are batched: one `list-panes -a` answers every pane that
+// asked since the last one, and at most one is in flight.
+import { messageOf } from "../errors.js";
+import type { PaneExit } from "../observe/delta.js";
+import { ControlClient, type ControlClientOptions } from "../tmux/client.js";
+import { TmuxFormat } from "../tmux/format.js";
+import type { TmuxServer } from "../tmux/server.js";
+
+/** What tmux says of one pane. */
+export interface PaneLife {
+  panePid: number;
+  dead: boolean;
+  exit?: PaneExit;
+}
+
+/** A watch waiting for an answer (PaneWatch). */
+export interface Asker {
+  readonly paneId: string;
+  /** Bytes of the pane's output received so far: what an answer asked for now covers. */
+  readonly received: number;
+  /** A session to attach the quiet client to when it has none (the asker's). */
+  readonly session: string | undefined;
+  /** tmux's answer, asked after `upTo` bytes had arrived: undefined when the pane is gone. */
+  answer(life: PaneLife | undefined, upTo: number): void;
+  /** No quiet client could be had: ask through the watching client instead. */
+  askElsewhere(): void;
+}
+
+export interface LivenessOptions {
+  server: TmuxServer;
+  /**
+   * Attach the quiet client (default false: watches ask through their own clients). Measured
+   * trade-off (docs/benchmarks.md): a `-f no-output` client keeps every pane of the server flowing
+   * (tmux 3.3a server-client.c: a pane stops being read only while all attached clients are
+   * control clients that cannot take more), so a flood is read at tmux's full speed and paused
+   * (output lost, flagged) when panescope falls behind, instead of slowed to panescope's pace.
+   */
+  quiet?: boolean;
+  /** How control clients are started (the hub's seam; default ControlClient.start). */
+  start?: (options: ControlClientOptions) => Promise<ControlClient>;
+  client?: Omit<ControlClientOptions, "server" | "session">;
+  /** Least time between two questions (a pane printing without pause asks about this often). */
+  intervalMs?: number;
+  warn?: (message: string) => void;
+}
+
+const LIFE = new TmuxFormat({ paneId: "pane_id", panePid: "pane_pid", dead: "pane_dead", status: "pane_dead_status", signal: "pane_dead_signal" });
+const LIST = ["list-panes", "-a", "-F", LIFE.text];
+/** After the quiet client failed to start, watches ask through their own clients this long. */
+const RETRY_MS = 5000;
+
+export class Liveness {
+  private readonly askers = new Set<Asker>();
+  private client: ControlClient | undefined;
+  private starting: Promise<ControlClient> | undefined;
+  private failedAt = -Infinity;
+  private inFlight = false;
+  private lastAsked = -Infinity;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+  /** Questions asked (the bench counts them). */
+  questions = 0;
+
+  constructor(private readonly options: LivenessOptions) {}
+
+  /** Whether questions go to the quiet client now (else watches ask through their own). */
+  get available(): boolean {
+    return this.options.quiet === true && !this.closed && performance.now() - this.failedAt >= RETRY_MS;
+  }
+
+  /** Starts the quiet client ahead of the first question (attached to `session`). */
+  warm(session: string): void {
+    if (this.available) this.quiet(session).catch(() => undefined);
+  }
+
+  /** Asks soon about `asker`'s pane; one answer serves every ask made before it was sent. */
+  ask(asker: Asker): void {
+    if (this.closed) return;
+    this.askers.add(asker);
+    this.schedule();
+  }
+
+  /** Forgets a watch that ended. */
+  forget(asker: Asker): void {
+    this.askers.delete(asker);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.askers.clear();
+    const client = this.client ?? (await this.starting?.catch(() => undefined));
+    await client?.close();
+  }
+
+  private schedule(): void {
+    if (this.inFlight || this.timer || this.askers.size === 0 || this.closed) return;
+    const wait = this.lastAsked + (this.options.intervalMs ?? 5) - performance.now();
+    if (wait > 0) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.schedule();
+      }, wait);
+      return;
+    }
+    void this.round();
+  }
+
+  private async round(): Promise<void> {
+    this.inFlight = true;
+    this.lastAsked = performance.now();
+    const batch = [...this.askers];
+    this.askers.clear();
+    try {
+      if (!this.available) throw new Error("the quiet client failed recently");
+      const session = batch.find((asker) => asker.session !== undefined)?.session;
+      const client = await this.quiet(session);
+      // What each answer covers is taken right before the question leaves: bytes received by then
+      // were read by tmux before it runs the question, so a new process would show in the answer.
+      const covered = batch.map((asker) => asker.received);
+      this.questions++;
+      const lives = parseLives(await client.command(LIST, { timeoutMs: 5000 }));
+      batch.forEach((asker, i) => asker.answer(lives.get(asker.paneId), covered[i] ?? 0));
+    } catch {
+      for (const asker of batch) asker.askElsewhere();
+    } finally {
+      this.inFlight = false;
+      this.schedule();
+    }
+  }
+
+  /** The quiet client, started (attached to `session`) when there is none or it ended. */
+  private quiet(session: string | undefined): Promise<ControlClient> {
+    if (this.client && !this.client.closed) return Promise.resolve(this.client);
+    if (this.starting) return this.starting;
+    if (session === undefined) return Promise.reject(new Error("no session to attach the quiet client to"));
+    const start = this.options.start ?? ((o: ControlClientOptions) => ControlClient.start(o));
+    const starting = start({ ...this.options.client, server: this.options.server, session, noOutput: true, pauseAfterSeconds: 0, autoContinue: false, nudgeAfterMs: 0 });
+    this.starting = starting;
+    starting.then(
+      (client) => {
+        this.starting = undefined;
+        if (this.closed) void client.close();
+        else this.client = client;
+      },
+      (error: unknown) => {
+        this.starting = undefined;
+        this.failedAt = performance.now();
+        this.options.warn?.(`panescope: no quiet control client (${messageOf(error)}); liveness is asked through the watching clients`);
+      },
+    );
+    return starting;
+  }
+}
+
+function parseLives(lines: string[]): Map<string, PaneLife> {
+  const lives = new Map<string, PaneLife>();
+  for (const f of LIFE.parse(lines)) {
+    const exit: PaneExit = {};
+    if (/^\d+$/.test(f.status)) exit.status = Number(f.status);
+    if (f.signal !== "" && f.signal !== "0") exit.signal = f.signal;
+    const dead = f.dead === "1";
+    lives.set(f.paneId, { panePid: Number(f.panePid), dead, ...(dead && (exit.status !== undefined || exit.signal !== undefined) ? { exit } : {}) });
+  }
+  return lives;
+}
