@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { ControlClient } from "../src/tmux/client.js";
 import { PaneWatch } from "../src/watch/pane-watch.js";
+import { Liveness } from "../src/watch/liveness.js";
 import { median, type Result } from "./lib/format.js";
 import { gated, markerWatch, RawControl, serverName, startServer, timedTmux, type BenchServer } from "./lib/tmux.js";
 
@@ -60,9 +61,11 @@ export async function baselineRun(bench: BenchServer): Promise<Run> {
 }
 
 export async function panescopeRun(bench: BenchServer): Promise<Run> {
-  // The hub's own path (control client with flow control, PaneWatch, PaneObserver), minus the cache.
+  // The hub's own path (control client with flow control, the quiet client that confirms output,
+  // PaneWatch, PaneObserver), minus the cache.
   const client = await ControlClient.start({ server: bench.server, session: bench.session, autoContinue: false });
-  const watch = await PaneWatch.start(client, bench.pane, { key: randomBytes(32), instance: randomBytes(8) });
+  const liveness = new Liveness({ server: bench.server });
+  const watch = await PaneWatch.start(client, bench.pane, { key: randomBytes(32), instance: randomBytes(8), liveness });
   const observer = watch.observer;
   const start = observer.offset;
   const seen = markerWatch(MARKER);
@@ -77,12 +80,15 @@ export async function panescopeRun(bench: BenchServer): Promise<Run> {
   const cpu = process.cpuUsage();
   await timedTmux(bench.name, ["wait-for", "-S", "go"]);
   await received;
+  // Output reaches the observer once tmux confirmed who wrote it (a quiet-client round trip).
+  while (watch.unconfirmed > 0) await new Promise((resolve) => setTimeout(resolve, 1));
   const { rows } = await observer.screenText(); // resolves once the screen applied every byte so far
   const t1 = performance.now();
   const cpuMs = cpuSince(cpu);
   if (!rows.some((row) => row.includes(MARKER))) throw new Error("flood: the observer's screen lacks the end marker");
   const bytes = observer.offset - start;
   watch.dispose();
+  await liveness.close();
   await client.close();
   if (paused) throw new Error("flood: tmux paused the pane (panescope fell 5 s behind)");
   return { ms: t1 - t0, bytes, cpuMs };

@@ -30,7 +30,12 @@ export async function wake(quick: boolean): Promise<Result[]> {
       const t0 = performance.now();
       sendKey();
       floor.push((await echoed) - t0);
-      cursor = (await reader.capture({ cursor })).cursor; // take in that echo before the next wait
+      // Take in that echo before the next wait (it reaches the observer once tmux confirmed it).
+      for (let seen = ""; !seen.includes("a"); ) {
+        const caught = await reader.capture({ cursor, waitMs: 5000 });
+        seen += caught.raw;
+        cursor = caught.cursor;
+      }
 
       // panescope: the read is already waiting when the key is sent (the bench may sleep; tests never).
       const answer = reader.capture({ cursor, waitMs: 5000 });
