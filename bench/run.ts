@@ -11,6 +11,9 @@ import { memory } from "./memory.js";
 import { soak } from "./soak.js";
 import { economy } from "./economy.js";
 import { widths } from "./widths.js";
+import { agents } from "./agents.js";
+import { history } from "./history.js";
+import { audit } from "./audit.js";
 
 type Figure = (quick: boolean) => Promise<Result[]>;
 
@@ -21,7 +24,10 @@ const FIGURES: Array<[string, string, Figure]> = [
   ["4", "memory", memory],
   ["5", "soak", soak],
   ["6", "agent economy", economy],
-  ["7", "width policy", widths],
+  ["7", "many agents", agents],
+  ["8", "long history", history],
+  ["9", "replica audit", audit],
+  ["10", "width policy", widths],
 ];
 
 function machine(): Machine {

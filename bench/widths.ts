@@ -1,4 +1,4 @@
-// Figure 7, width policy: how fast xterm parses with the tmux width policy (observe/width-rules.ts)
+// Figure 10, width policy: how fast xterm parses with the tmux width policy (observe/width-rules.ts)
 // in its hot path, vs xterm's own Unicode 11 provider, on the same streams in the same run: mostly
 // ASCII log lines, then a mix of ASCII, CJK and emoji (ZWJ sequences, skin tones, VS16, flags).
 // Rates are per CPU second of this process (xterm parses here), robust to a busy machine.
@@ -67,8 +67,8 @@ export async function widths(quick: boolean): Promise<Result[]> {
   const size = quick ? 2e6 : 4e6;
   const runs = quick ? 5 : 11;
   return [
-    await figure("7a", "parse, ASCII log lines", stream(ASCII, size), policy, runs),
-    await figure("7b", "parse, ASCII + CJK + emoji", stream(MIXED, size), policy, runs),
+    await figure("10a", "parse, ASCII log lines", stream(ASCII, size), policy, runs),
+    await figure("10b", "parse, ASCII + CJK + emoji", stream(MIXED, size), policy, runs),
   ];
 }
 
