@@ -51,6 +51,11 @@ export interface ControlClientOptions {
 export interface CommandOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Runs the moment tmux's reply is parsed, before any event after it: what arrived before then
+   * came before the reply. (The promise settles later, after the rest of the chunk was dispatched.)
+   */
+  atReply?: () => void;
 }
 
 export type ControlListener = (event: ControlEvent) => void;
@@ -64,6 +69,7 @@ interface Group {
   nudge?: boolean;
   replies: string[][];
   settled: boolean;
+  atReply?: (() => void) | undefined;
   resolve(replies: string[][]): void;
   reject(error: PanescopeError): void;
 }
@@ -212,6 +218,7 @@ export class ControlClient {
         nudge,
         replies: [],
         settled: false,
+        atReply: options.atReply,
         resolve: (r) => (cleanup(), resolve(r)),
         reject: (e) => (cleanup(), reject(e)),
       };
@@ -281,7 +288,10 @@ export class ControlClient {
       this.groups.shift();
       if (group.settled) return;
       group.settled = true;
-      if (reply.ok) group.resolve(group.replies);
+      if (reply.ok) {
+        group.atReply?.();
+        group.resolve(group.replies);
+      }
       else {
         const which = group.size > 1 ? ` (command ${group.replies.length} of ${group.size})` : "";
         group.reject(new PanescopeError("command-failed", `tmux: ${reply.lines.join("\n") || "command failed"}${which}`));

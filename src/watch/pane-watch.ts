@@ -187,9 +187,11 @@ export class PaneWatch {
     // Probed even when already closed: a dead pane (remain-on-exit) can be respawned. A short
     // question, not the full probe: under a flood its reply waits behind the pane's output.
     try {
-      const reply = await this.client.command(livenessCommand(this.paneId), { timeoutMs: 5000 });
+      // The answer covers what arrived before the reply, not what the same chunk brought after it.
+      let upTo = 0;
+      const reply = await this.client.command(livenessCommand(this.paneId), { timeoutMs: 5000, atReply: () => (upTo = this.confirmer.received) });
       const live = parseLiveness(this.paneId, reply);
-      this.confirmer.settle(live.exists ? { panePid: live.panePid, dead: live.dead } : undefined, this.confirmer.received, true);
+      this.confirmer.settle(live.exists ? { panePid: live.panePid, dead: live.dead } : undefined, upTo, true);
     } catch (error) {
       // A slow reply (a client far behind a flood) proves nothing; anything else: look for the pane.
       if (!isPanescopeError(error, "timeout") && !isPanescopeError(error, "aborted")) this.displaced();
