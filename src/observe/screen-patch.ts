@@ -48,8 +48,11 @@ export function patchScreen(before: Frame | undefined, now: Frame, history: read
 
 const squash = (text: string): string => text.replace(/\s+/g, "");
 const utf8 = new TextEncoder();
-/** Lines of raw looked up in the screen text one by one; beyond this many, only exact row matches. */
-const SEARCHED_LINES = 2000;
+/**
+ * Characters of screen text scanned looking for raw lines (≈1–2 ms); beyond it, only exact row
+ * matches. A flood's raw lines are mostly not on the screen any more, and each miss scans it all.
+ */
+const SCAN_CHARS = 2 * 1024 * 1024;
 
 /**
  * What of `raw` the rows cannot show: each part of a line overwritten in place (before a `\r`), and
@@ -63,7 +66,20 @@ export function offscreen(raw: string, screen: readonly string[], history: reado
   const joined = rows.join("");
   let frames = 0;
   let bytes = 0;
-  let searched = 0;
+  let budget = SCAN_CHARS;
+  // Lines wrapped over several rows are found in the joined text, usually right after the last one.
+  let from = 0;
+  const found = (shown: string): boolean => {
+    if (budget <= 0) return false;
+    let at = joined.indexOf(shown, from);
+    budget -= (at < 0 ? joined.length : at + shown.length) - from;
+    if (at < 0 && from > 0 && budget > 0) {
+      at = joined.indexOf(shown);
+      budget -= at < 0 ? joined.length : at + shown.length;
+    }
+    if (at >= 0) from = at + shown.length;
+    return at >= 0;
+  };
   const count = (text: string): void => {
     frames++;
     bytes += utf8.encode(text).length;
@@ -73,8 +89,7 @@ export function offscreen(raw: string, screen: readonly string[], history: reado
     const last = parts.pop() ?? "";
     for (const part of parts) if (part !== "") count(part);
     const shown = squash(last.replace(/[^\b]\x08/g, ""));
-    if (shown === "" || exact.has(shown)) continue;
-    if (searched++ < SEARCHED_LINES && joined.includes(shown)) continue;
+    if (shown === "" || exact.has(shown) || found(shown)) continue;
     count(last);
   }
   return { frames, bytes };

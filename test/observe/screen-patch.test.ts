@@ -99,6 +99,13 @@ describe("offscreen", () => {
   it("finds a line the screen wrapped over two rows", () => {
     expect(offscreen("abcdefgh\n", ["abcd", "efgh"], [])).toEqual({ frames: 0, bytes: 0 });
   });
+
+  it("finds wrapped lines in any order, and after a flood of lines long gone from the screen", () => {
+    // The second wrapped line sits above the first: the search goes back to the start.
+    expect(offscreen("ijklmnop\nabcdefgh\n", ["abcd", "efgh", "ijkl", "mnop"], [])).toEqual({ frames: 0, bytes: 0 });
+    const gone = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join("\n");
+    expect(offscreen(`${gone}\nwrapped here\n`, ["wrap", "ped here"], [])).toEqual({ frames: 3000, bytes: new TextEncoder().encode(gone).length - 2999 });
+  });
 });
 
 describe("FrameLog", () => {
