@@ -5,6 +5,7 @@ import { execa } from "execa";
 import { PanescopeError } from "../errors.js";
 import { TmuxFormat } from "./format.js";
 import { requireSupported, TmuxVersion } from "./version.js";
+import { spawnTurns } from "./spawn-turns.js";
 
 export interface TmuxServerOptions {
   /** The tmux binary (default "tmux"). */
@@ -161,6 +162,7 @@ async function runMany(server: TmuxServer, commands: readonly (readonly string[]
   const binary = server.tmux;
   // The only separators are ours: every argument's own trailing `;` is escaped by literalArg.
   const args = commands.flatMap((command, i) => [...(i === 0 ? [] : [";"]), ...command.map(literalArg)]);
+  await spawnTurns.next();
   const result = await execa(binary, [...server.clientArgs(), ...args], {
     shell: false,
     reject: false,
