@@ -34,6 +34,8 @@ export class Confirmer implements Asker {
   /** The pane ended: close once the output received before `at` is delivered. */
   private closing: { at: number; exit: PaneExit | undefined } | undefined;
   private stopped = false;
+  /** Callers waiting until the output received before they asked is confirmed. */
+  private waiters: Array<{ upTo: number; resolve: () => void }> = [];
 
   constructor(
     private readonly target: ConfirmTarget,
@@ -58,6 +60,13 @@ export class Confirmer implements Asker {
     return this.gate.held;
   }
 
+  /** Resolves once every byte received so far is confirmed (handed on), or the watch stopped. */
+  confirmed(): Promise<void> {
+    const upTo = this.gate.received;
+    if (this.stopped || this.resolved >= upTo) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ upTo, resolve }));
+  }
+
   /** Live output: held until tmux confirms who wrote it. */
   hold(data: Uint8Array): void {
     this.gate.hold(data);
@@ -66,7 +75,9 @@ export class Confirmer implements Asker {
 
   /** Everything held, to be resolved by the caller (a capture is about to cover it). */
   takeAll(): Uint8Array[] {
-    return this.gate.takeAll();
+    const all = this.gate.takeAll();
+    this.wakeWaiters();
+    return all;
   }
 
   /** The quiet client's answer, asked once `upTo` bytes had arrived. */
@@ -87,6 +98,7 @@ export class Confirmer implements Asker {
       return;
     }
     this.gate.release(upTo, (data) => this.target.deliver(data));
+    this.wakeWaiters();
     if (life === undefined) this.target.gone();
     else if (life.dead && ordered) this.endWhenReceived(life.exit);
     else if (life.dead) this.askElsewhere();
@@ -120,7 +132,20 @@ export class Confirmer implements Asker {
     this.stopped = true;
     this.closing = undefined;
     this.gate.takeAll();
+    this.wakeWaiters();
     this.liveness?.forget(this);
+  }
+
+  private get resolved(): number {
+    return this.gate.received - this.gate.held;
+  }
+
+  private wakeWaiters(): void {
+    if (this.waiters.length === 0) return;
+    const resolved = this.resolved;
+    const due = this.waiters.filter((w) => this.stopped || w.upTo <= resolved);
+    this.waiters = this.waiters.filter((w) => !due.includes(w));
+    for (const waiter of due) waiter.resolve();
   }
 
   private ask(): void {

@@ -211,6 +211,9 @@ export class Hub {
     // Without a client: find the pane again (or learn that the server restarted) on every read.
     if (!watch.connected) await this.follow(paneId, entry);
     if (entry.replace) return entry.replace;
+    // A closed pane that sent output again was respawned (a dead pane prints nothing): before
+    // answering `closed`, let tmux say who wrote it. Only dead panes wait; floods never do.
+    if (watch.observer.closed && watch.unconfirmed > 0) await within(watch.confirmed(), CONFIRM_WAIT_MS);
     return watch.respawned ? "respawned" : undefined;
   }
 
@@ -328,4 +331,14 @@ export class Hub {
       if (excess-- > 0 || now - entry.watch.lastUsed > idleMs) this.retire(paneId, entry, "evicted");
     }
   }
+}
+
+/** How long a read of a closed pane waits for tmux to say who wrote output that came after. */
+const CONFIRM_WAIT_MS = 5000;
+
+/** Resolves when `promise` does or after `ms`, whichever is first. */
+async function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }

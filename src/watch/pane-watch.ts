@@ -132,6 +132,11 @@ export class PaneWatch {
     return this.confirmer.held;
   }
 
+  /** Resolves once the output received so far is confirmed (or the watch was replaced). */
+  confirmed(): Promise<void> {
+    return this.confirmer.confirmed();
+  }
+
   /** A session this watch's client is attached to (the quiet client attaches there). */
   get session(): string | undefined {
     return this.client.currentSession ?? this.client.session;

@@ -1,0 +1,53 @@
+// The confirmer: a reader can wait until the output received so far is confirmed, and a respawn
+// releases the wait without handing the new process's bytes to the old observer.
+import { describe, expect, it } from "vitest";
+import { Confirmer, type ConfirmTarget } from "../../src/watch/confirm.js";
+
+function setup(): { confirmer: Confirmer; delivered: string[]; events: string[] } {
+  const delivered: string[] = [];
+  const events: string[] = [];
+  const target: ConfirmTarget = {
+    paneId: "%1",
+    panePid: () => 7,
+    session: () => "$0",
+    // Answered by the test (settle), as the watching client's reply would be.
+    askHere: () => (events.push("asked"), new Promise<void>(() => undefined)),
+    deliver: (data) => void delivered.push(Buffer.from(data).toString()),
+    respawned: () => void events.push("respawned"),
+    gone: () => void events.push("gone"),
+    close: () => void events.push("closed"),
+  };
+  return { confirmer: new Confirmer(target, undefined), delivered, events };
+}
+
+const settledSoon = async (promise: Promise<void>): Promise<boolean> => {
+  let done = false;
+  void promise.then(() => (done = true));
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  return done;
+};
+
+describe("Confirmer.confirmed", () => {
+  it("resolves at once with nothing held, and once tmux confirmed what was held when asked", async () => {
+    const { confirmer, delivered, events } = setup();
+    expect(await settledSoon(confirmer.confirmed())).toBe(true);
+    confirmer.hold(Buffer.from("ab"));
+    expect(events).toContain("asked");
+    const waiting = confirmer.confirmed();
+    confirmer.hold(Buffer.from("cd")); // after the wait began: not waited for
+    expect(await settledSoon(waiting)).toBe(false);
+    confirmer.settle({ panePid: 7, dead: false }, 2, true);
+    expect(await settledSoon(waiting)).toBe(true);
+    expect(delivered).toEqual(["ab"]);
+  });
+
+  it("a new process in the pane ends the wait, and its bytes never reach the observer", async () => {
+    const { confirmer, delivered, events } = setup();
+    confirmer.hold(Buffer.from("new process"));
+    const waiting = confirmer.confirmed();
+    confirmer.settle({ panePid: 8, dead: false }, 11, true);
+    expect(await settledSoon(waiting)).toBe(true);
+    expect(events).toContain("respawned");
+    expect(delivered).toEqual([]);
+  });
+});
