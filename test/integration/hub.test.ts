@@ -81,7 +81,9 @@ describe("Hub", () => {
     const old = await hub.capture({ paneId: pane });
     await test.run(["respawn-pane", "-k", "-t", pane, "echo second; sleep 60"]);
     await waitFor(async () => (await screenOf(test, pane)).includes("second"));
-    const delta = await hub.capture({ cursor: old.cursor });
+    // A read answers from output tmux has confirmed as the watched process's; the respawn is known
+    // once tmux answers the confirmation (or its subscription says so): a waiting read sees it then.
+    const delta = await hub.capture({ cursor: old.cursor, waitMs: 10_000 });
     expect(delta).toMatchObject({ missed: true, reason: "respawned", first: true });
     expect(delta.rows.map((r) => r.text)).toContain("second");
   });
