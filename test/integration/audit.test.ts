@@ -37,8 +37,12 @@ describe("the replica audit", () => {
         const tmux = tmuxRows(await test.run(["capture-pane", "-p", "-t", pane]));
         return healed.length > 0 && JSON.stringify(rebuilt.rows()) === JSON.stringify(tmux);
       }, 15_000, "a heal, then the rebuilt screen equal to tmux's");
-      const listed = (await mcp.call("list_panes")).structuredContent as { panes: { paneId: string; healed?: number }[] };
-      expect(listed.panes.find((p) => p.paneId === pane)?.healed).toBeGreaterThan(0);
+      const listed = await mcp.call("list_panes");
+      const heals = (listed.structuredContent as { panes: { paneId: string; healed?: number }[] }).panes.find((p) => p.paneId === pane)?.healed;
+      expect(heals).toBeGreaterThan(0);
+      // The text a model reads says it too, on the pane's line.
+      const text = (listed.content as { text: string }[]).map((c) => c.text).join("\n");
+      expect(text.split("\n").find((line) => line.startsWith(`${pane} `))).toContain(`healed ${heals}`);
     });
   }
 });

@@ -69,7 +69,7 @@ export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
         }));
         const lines = panes.map((p) => {
           const ended = p.exitStatus !== undefined || p.exitSignal !== undefined ? `ended (${[p.exitStatus !== undefined && `exit ${p.exitStatus}`, p.exitSignal && `signal ${p.exitSignal}`].filter(Boolean).join(", ")})` : false;
-          const flags = [p.active && "active", p.dead && "dead", ended, p.alternate && "alternate", p.opened && "opened-by-panescope", p.self && "panescope-itself"].filter(Boolean);
+          const flags = [p.active && "active", p.dead && "dead", ended, p.alternate && "alternate", p.healed !== undefined && `healed ${p.healed}`, p.opened && "opened-by-panescope", p.self && "panescope-itself"].filter(Boolean);
           return `${p.paneId} ${p.session}:${p.window}.${p.index} ${p.cols}x${p.rows} ${JSON.stringify(p.command)} title ${JSON.stringify(p.title)}${flags.length ? ` [${flags.join(", ")}]` : ""}`;
         });
         const text = panes.length === 0 ? "no panes" : `${panes.length} pane(s) (titles are untrusted program text):\n${lines.join("\n")}`;
