@@ -7,6 +7,7 @@ import { PaneObserver } from "../../src/observe/pane.js";
 import { ControlParser } from "../../src/tmux/protocol.js";
 import { scenarios } from "./scenarios.js";
 import { loadRecordings, type Recording } from "./stream.js";
+import { prng } from "../support/prng.js";
 
 const RUNS = 20;
 const DELTA_RUNS = 10;
@@ -14,17 +15,6 @@ const baseSeed = Number(process.env.PANESCOPE_SEED ?? Math.floor(Math.random() *
 const key = randomBytes(32);
 const recordings = loadRecordings();
 
-/** mulberry32: a small seeded PRNG, enough to choose chunk sizes reproducibly. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Chunk sizes from 1 byte up to whole screens, so the parser's line carry is cut everywhere. */
 const MAX_CHUNK = [1, 3, 7, 16, 64, 256, 4096, 65536];

@@ -13,21 +13,12 @@ import { ControlParser } from "../../src/tmux/protocol.js";
 import { scenarios } from "../fidelity/scenarios.js";
 import { loadRecordings } from "../fidelity/stream.js";
 import { TextScreen } from "../support/rebuild.js";
+import { prng } from "../support/prng.js";
 
 const RUNS = 8;
 const baseSeed = Number(process.env.PANESCOPE_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const key = randomBytes(32);
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What reaches the observer: pane output and resizes, in stream order. */
 type Event = { output: Uint8Array } | { cols: number; rows: number };
