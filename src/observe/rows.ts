@@ -8,6 +8,11 @@ export interface LineSource {
   readonly rows: number;
   /** Oldest absolute line still readable. */
   readonly firstLine: number;
+  /**
+   * The latest lines that left memory inside a plain-text flood the screen skipped (flood-skip.ts):
+   * they passed through like any flood's lines, so none is counted lost. Absolute, end exclusive.
+   */
+  readonly passed?: { readonly from: number; readonly to: number };
   readonly alternate: boolean;
   rowText(y: number): string;
   lineText(line: number): string | undefined;
@@ -79,7 +84,9 @@ export class RowTracker {
     // Lines that left the screen since the last look: what they hold now is what they scrolled off with.
     if (top > this.shownTop) {
       // Lines trimmed before this look could have changed unseen: count them, never pretend.
-      const unseen = Math.max(0, Math.min(firstLine, top) - this.shownTop);
+      const gone = Math.min(firstLine, top);
+      const passed = source.passed ? Math.max(0, Math.min(gone, source.passed.to) - Math.max(this.shownTop, source.passed.from)) : 0;
+      const unseen = Math.max(0, gone - this.shownTop - passed);
       if (unseen > 0) this.recordLost(seq, unseen);
       const neverShown = Math.min(top, this.shownTop + this.shown.length);
       for (let line = Math.max(this.shownTop, firstLine); line < neverShown; line++) {

@@ -3,11 +3,12 @@
 import xtermHeadless from "@xterm/headless";
 import unicode11 from "@xterm/addon-unicode11";
 import type { IBufferLine, IMarker, Terminal as XTerminal } from "@xterm/headless";
-import { PanescopeError } from "../errors.js";
 import type { ScreenSnapshot } from "./snapshot.js";
 import { mayParseNow, wake, type Feedable } from "./feeder.js";
 import { lineStyles, lineToAnsi } from "./style.js";
 import type { WidthPolicy } from "./width-policy.js";
+import { looksPlain, planFloodSkip } from "./flood-skip.js";
+import { atRest, syncWriter, type SyncWriter } from "./xterm-internals.js";
 
 const { Terminal } = xtermHeadless;
 
@@ -29,15 +30,20 @@ export interface ScreenOptions {
  * parsing (2-core VM), so twenty flooding panes share the event loop with reads and tmux replies.
  */
 export const SLICE_BYTES = 32 * 1024;
+/** Backlog from which a plain-text flood's doomed lines are skipped (flood-skip.ts), not parsed. */
+const SKIP_BACKLOG = 64 * 1024;
+/** Most bytes looked at for one skip: ≈0.3 ms of scanning; the lines kept are parsed as usual. */
+const SKIP_SCAN_BYTES = 256 * 1024;
+/**
+ * What looks like plain text, with nobody waiting for it, is parsed this late at most, unless
+ * SKIP_BACKLOG of it gathers first: a flood then reaches the backlog a skip needs instead of being
+ * parsed line by line as it trickles in. A read parses what it needs at once (PaneObserver.settle).
+ */
+const PLAIN_DELAY_MS = 20;
 
 interface Pending {
   data: Uint8Array | string;
   onApplied: (() => void) | undefined;
-}
-
-/** xterm's synchronous parse entry (its WriteBuffer without the timer): see Screen.parse. */
-interface SyncWriter {
-  writeSync(data: Uint8Array | string): void;
 }
 
 export class Screen implements Feedable {
@@ -58,13 +64,19 @@ export class Screen implements Feedable {
   private parsing = false;
   private readonly writer: SyncWriter;
   private readonly lineBase: number;
+  /** Lines kept above the screen. */
+  private readonly scrollback: number;
+  /** Set while plain text waits (PLAIN_DELAY_MS) for more before it is parsed. */
+  private delay: NodeJS.Timeout | undefined;
+  private passedLines = { from: 0, to: 0 };
 
   constructor(options: ScreenOptions) {
     this.lineBase = options.lineBase ?? 0;
+    this.scrollback = options.scrollback ?? DEFAULT_SCROLLBACK;
     this.term = new Terminal({
       cols: options.cols,
       rows: options.rows,
-      scrollback: options.scrollback ?? DEFAULT_SCROLLBACK,
+      scrollback: this.scrollback,
       allowProposedApi: true,
       // tmux sends what the pane's program wrote; the pty already turned \n into \r\n.
       convertEol: false,
@@ -117,6 +129,11 @@ export class Screen implements Feedable {
     return this.lineBase + this.trimmed + this.buffers.normal.baseY;
   }
 
+  /** The latest lines pushed out of memory by skipped plain-text floods (LineSource.passed). */
+  get passed(): { from: number; to: number } {
+    return this.passedLines;
+  }
+
   /** Oldest absolute line still held in the normal buffer. */
   get firstLine(): number {
     this.followTrim();
@@ -152,7 +169,20 @@ export class Screen implements Feedable {
     // A little output on an idle screen (a keystroke's echo) is parsed now: a waiting reader is
     // answered without a turn of the event loop. Anything behind other data waits its turn.
     if (this.queue.length - this.head === 1 && !this.parsing && mayParseNow(data.length)) this.pump();
+    else if (typeof data !== "string" && data.length > 0 && this.queued < SKIP_BACKLOG && looksPlain(data)) this.later();
     else wake(this);
+  }
+
+  /** Someone waits for this screen's news: parse what is queued on the next turn, not later. */
+  hurry(): void {
+    if (this.busy) wake(this);
+  }
+
+  private later(): void {
+    this.delay ??= setTimeout(() => {
+      this.delay = undefined;
+      wake(this);
+    }, PLAIN_DELAY_MS).unref();
   }
 
   /**
@@ -178,6 +208,13 @@ export class Screen implements Feedable {
     let parsed = 0;
     try {
       while (this.head < this.queue.length && parsed < bytes) {
+        if (this.queued >= SKIP_BACKLOG) {
+          const done = this.skipFlood();
+          if (done > 0) {
+            parsed += done;
+            continue;
+          }
+        }
         const item = this.queue[this.head] as Pending;
         this.queue[this.head++] = EMPTY;
         this.queued -= item.data.length;
@@ -296,6 +333,7 @@ export class Screen implements Feedable {
   }
 
   dispose(): void {
+    clearTimeout(this.delay);
     this.dropQueued();
     this.marker?.dispose();
     this.term.dispose();
@@ -308,6 +346,49 @@ export class Screen implements Feedable {
    */
   private parse(data: Uint8Array | string): void {
     this.writer.writeSync(data);
+  }
+
+  /**
+   * Far behind a plain-text flood: skips the queued lines that the rest of it would push out of
+   * this terminal's memory anyway, parses the rest, then runs the covered writes' callbacks in
+   * order. The screen, the cursor and every line number end exactly as after parsing it all (the
+   * skipped lines count as trimmed). Returns the bytes covered, 0 when there was nothing to skip.
+   */
+  private skipFlood(): number {
+    if (this.alternate || !atRest(this.term)) return 0;
+    const pieces: Uint8Array[] = [];
+    let scanned = 0;
+    for (let i = this.head; i < this.queue.length && scanned < SKIP_SCAN_BYTES; i++) {
+      const data = (this.queue[i] as Pending).data;
+      // An empty write marks a point in the stream (a resize, a flush): never run past it.
+      if (typeof data === "string" || data.length === 0) break;
+      pieces.push(data);
+      scanned += data.length;
+    }
+    const buffer = this.buffers.normal;
+    const start = { x: buffer.cursorX, y: buffer.cursorY, cols: this.cols, rows: this.rows, wraparound: this.term.modes.wraparoundMode };
+    const plan = planFloodSkip(pieces, start, this.rows + this.scrollback);
+    if (plan === undefined) return 0;
+    const from = this.firstLine;
+    // The skipped scrolls count as trimmed lines, in the marker's reckoning too (followTrim).
+    this.trimmed += plan.scrolls;
+    this.markerAbs += plan.scrolls;
+    // Where the skipped bytes would have left the cursor: column 0 of the bottom row.
+    this.parse(`\x1b[${this.rows};1H`);
+    this.parse((pieces[plan.piece] as Uint8Array).subarray(plan.offset));
+    for (let p = plan.piece + 1; p < plan.pieces; p++) this.parse(pieces[p] as Uint8Array);
+    // Every line held before is gone now (the plan leaves enough scrolls): none of it was lost.
+    const passed = this.passedLines;
+    this.passedLines = passed.to >= from && passed.to > passed.from ? { from: passed.from, to: this.firstLine } : { from, to: this.firstLine };
+    let covered = 0;
+    for (let p = 0; p < plan.pieces; p++) {
+      const item = this.queue[this.head] as Pending;
+      this.queue[this.head++] = EMPTY;
+      this.queued -= item.data.length;
+      covered += item.data.length;
+      item.onApplied?.();
+    }
+    return covered;
   }
 
   /** The normal buffer's history is about to be dropped (CSI 3J, RIS). */
@@ -351,18 +432,6 @@ export class Screen implements Feedable {
 }
 
 const EMPTY: Pending = { data: "", onApplied: undefined };
-
-/**
- * xterm's WriteBuffer.writeSync (@xterm/headless 6.0, private: `_core._writeBuffer`). It processes
- * xterm's own queue first, which stays empty: nothing here calls the asynchronous write().
- */
-function syncWriter(term: XTerminal): SyncWriter {
-  const buffer = (term as unknown as { _core?: { _writeBuffer?: Partial<SyncWriter> } })._core?._writeBuffer;
-  if (typeof buffer?.writeSync !== "function") {
-    throw new PanescopeError("internal", "this @xterm/headless has no synchronous parse (WriteBuffer.writeSync, 6.0): install @xterm/headless 6.0");
-  }
-  return buffer as SyncWriter;
-}
 
 function textOf(line: IBufferLine | undefined, cols: number): string {
   // Pass cols: after a shrink, stale cells beyond the new width remain in the line (xterm 6.0).

@@ -1,7 +1,10 @@
 // Pure framing: a byte stream → complete lines (split on 0x0A), carrying a partial line between
 // chunks. The carried line is bounded so a peer that never sends a newline cannot exhaust memory.
 
-/** One framing result: a complete line (without its "\n"), or notice that a line was too long. */
+/**
+ * One framing result: a complete line (without its "\n"), or notice that a line was too long. Line
+ * bytes may view the pushed chunk (no copy): consume them before that buffer is reused.
+ */
 export type Frame =
   | { kind: "line"; bytes: Uint8Array }
   | { kind: "overflow"; limit: number }
@@ -60,9 +63,12 @@ export class LineFramer {
     return frames;
   }
 
-  /** The carried pieces plus `tail`, as one fresh array; clears the carry. */
+  /**
+   * The carried pieces plus `tail` as one array; clears the carry. A line that came whole in one
+   * chunk is a view of that chunk, not a copy: read it before the caller reuses its buffer.
+   */
   private take(tail: Uint8Array): Uint8Array {
-    if (this.carried === 0) return tail.slice();
+    if (this.carried === 0) return tail;
     const out = new Uint8Array(this.carried + tail.length);
     let at = 0;
     for (const piece of this.pieces) {

@@ -118,53 +118,62 @@ function parseSubscription(rest: string): ControlEvent | null {
 }
 
 function parseOutput(bytes: Uint8Array, at: number, extended: boolean, strict: boolean): ControlEvent | null {
-  const bad = (why: string): ControlEvent | null => (strict ? null : { type: "protocol-error", message: `${why}: ${preview(bytes)}` });
   let i = at;
   while (i < bytes.length && isDigit(bytes[i])) i++;
-  if (i === at || i - at > 9) return bad("bad pane id in output");
+  if (i === at || i - at > 9) return badOutput(bytes, strict, "bad pane id in output");
   const paneId = `%${latin1(bytes, at, i)}`;
-  if (bytes[i] !== 0x20) return bad("missing space after pane id");
+  if (bytes[i] !== 0x20) return badOutput(bytes, strict, "missing space after pane id");
   i++;
   let age: number | undefined;
   if (extended) {
     // `%extended-output %P AGE [fields…] : DATA` — skip to the first " : " after AGE.
     const ageStart = i;
     while (i < bytes.length && isDigit(bytes[i])) i++;
-    if (i === ageStart) return bad("bad age in extended-output");
+    if (i === ageStart) return badOutput(bytes, strict, "bad age in extended-output");
     age = Number(latin1(bytes, ageStart, i));
     const sep = indexOfColon(bytes, i);
-    if (sep === -1) return bad("missing ' : ' in extended-output");
+    if (sep === -1) return badOutput(bytes, strict, "missing ' : ' in extended-output");
     i = Math.min(sep + 3, bytes.length);
   }
   const data = decodeEscapes(bytes, i);
-  if (data === null) return bad("bad escape in output");
+  if (data === null) return badOutput(bytes, strict, "bad escape in output");
   return age === undefined ? { type: "output", paneId, data } : { type: "output", paneId, data, age };
+}
+
+function badOutput(bytes: Uint8Array, strict: boolean, why: string): ControlEvent | null {
+  return strict ? null : { type: "protocol-error", message: `${why}: ${preview(bytes)}` };
 }
 
 /** tmux escapes bytes < 0x20 and `\` as `\ooo`; everything else (UTF-8 included) is raw. */
 export function decodeEscapes(bytes: Uint8Array, from = 0): Uint8Array | null {
-  const out = new Uint8Array(bytes.length - from);
+  // Hot: every byte of every flood passes here. Reads stay in bounds (an out-of-bounds typed-array
+  // read takes V8's slow path) and digits are checked as unsigned ranges.
+  const end = bytes.length;
+  // Decoded into a reused scratch buffer, then copied out once at the exact size: half the garbage.
+  const out = end - from <= SCRATCH.length ? SCRATCH : new Uint8Array(end - from);
   let n = 0;
-  for (let i = from; i < bytes.length; i++) {
+  let i = from;
+  while (i < end) {
     const b = bytes[i] as number;
-    if (b < 0x20) return null;
     if (b !== BACKSLASH) {
+      if (b < 0x20) return null;
       out[n++] = b;
+      i++;
       continue;
     }
-    const d1 = octal(bytes[i + 1]);
-    const d2 = octal(bytes[i + 2]);
-    const d3 = octal(bytes[i + 3]);
-    if (d1 < 0 || d2 < 0 || d3 < 0 || d1 > 3) return null;
-    out[n++] = d1 * 64 + d2 * 8 + d3;
-    i += 3;
+    if (i + 3 >= end) return null;
+    const d1 = (bytes[i + 1] as number) - 0x30;
+    const d2 = (bytes[i + 2] as number) - 0x30;
+    const d3 = (bytes[i + 3] as number) - 0x30;
+    if (d1 >>> 0 > 3 || d2 >>> 0 > 7 || d3 >>> 0 > 7) return null;
+    out[n++] = (d1 << 6) | (d2 << 3) | d3;
+    i += 4;
   }
   return out.slice(0, n);
 }
 
-function octal(b: number | undefined): number {
-  return b !== undefined && b >= 0x30 && b <= 0x37 ? b - 0x30 : -1;
-}
+/** tmux's %output lines stay under a few KiB (one read of the pane); a longer one gets its own. */
+const SCRATCH = new Uint8Array(64 * 1024);
 
 function isDigit(b: number | undefined): boolean {
   return b !== undefined && b >= 0x30 && b <= 0x39;
@@ -179,7 +188,7 @@ function indexOfColon(bytes: Uint8Array, from: number): number {
   return n >= from + 2 && bytes[n - 2] === 0x20 && bytes[n - 1] === 0x3a ? n - 2 : -1;
 }
 
-function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+export function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
   if (bytes.length < prefix.length) return false;
   for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false;
   return true;
@@ -193,6 +202,6 @@ export function preview(bytes: Uint8Array): string {
   return JSON.stringify(utf8.decode(bytes.subarray(0, 80)));
 }
 
-function bytesOf(ascii: string): Uint8Array {
+export function bytesOf(ascii: string): Uint8Array {
   return Uint8Array.from(ascii, (c) => c.charCodeAt(0));
 }

@@ -13,7 +13,7 @@
 
 import type { ControlEvent } from "./events.js";
 import { LineFramer } from "./framing.js";
-import { latin1, parseNotification, preview, utf8 } from "./notifications.js";
+import { bytesOf, latin1, parseNotification, preview, startsWith, utf8 } from "./notifications.js";
 
 export { decodeEscapes, parseNotification } from "./notifications.js";
 
@@ -25,6 +25,11 @@ export interface ControlParserOptions {
 }
 
 export const DEFAULT_MAX_REPLY_BYTES = 64 * 1024 * 1024;
+
+// Compared as bytes: a flood is thousands of %output lines a second, none worth a string.
+const BEGIN = bytesOf("%begin ");
+const END = bytesOf("%end ");
+const ERROR = bytesOf("%error ");
 
 interface OpenBlock {
   time: number;
@@ -107,8 +112,7 @@ export class ControlParser {
   }
 
   private outside(bytes: Uint8Array, events: ControlEvent[]): void {
-    const text = latin1(bytes, 0, Math.min(bytes.length, 64));
-    if (text.startsWith("%begin ")) {
+    if (startsWith(bytes, BEGIN)) {
       const m = bytes.length > 64 ? null : /^%begin (\d+) (\d+) (\d+)$/.exec(latin1(bytes, 0, bytes.length));
       if (m === null) {
         events.push({ type: "protocol-error", message: `malformed %begin: ${preview(bytes)}` });
@@ -117,7 +121,7 @@ export class ControlParser {
       this.block = { time: Number(m[1]), number: Number(m[2]), flags: Number(m[3]), lines: [], bytes: 0, truncated: false };
       return;
     }
-    if (text.startsWith("%end ") || text.startsWith("%error ")) {
+    if (startsWith(bytes, END) || startsWith(bytes, ERROR)) {
       events.push({ type: "protocol-error", message: `reply end without %begin: ${preview(bytes)}` });
       return;
     }

@@ -1,0 +1,52 @@
+// The two private parts of @xterm/headless 6.0 the screen relies on (pinned to that exact version
+// in package.json): its synchronous parse entry, and a look at whether the terminal is at rest
+// between plain-text lines (flood-skip.ts). Everything else goes through xterm's public API.
+import type { Terminal as XTerminal } from "@xterm/headless";
+import { PanescopeError } from "../errors.js";
+
+/** xterm's synchronous parse entry (its WriteBuffer without the timer). */
+export interface SyncWriter {
+  writeSync(data: Uint8Array | string): void;
+}
+
+/**
+ * xterm's WriteBuffer.writeSync (private: `_core._writeBuffer`). It processes xterm's own queue
+ * first, which stays empty: nothing here calls the asynchronous write().
+ */
+export function syncWriter(term: XTerminal): SyncWriter {
+  const buffer = core(term)?._writeBuffer;
+  if (typeof buffer?.writeSync !== "function") {
+    throw new PanescopeError("internal", "this @xterm/headless has no synchronous parse (WriteBuffer.writeSync, 6.0): install @xterm/headless 6.0");
+  }
+  return buffer as SyncWriter;
+}
+
+interface Core {
+  _writeBuffer?: Partial<SyncWriter>;
+  _inputHandler?: { _parser?: { currentState?: unknown }; _utf8Decoder?: { interim?: Uint8Array } };
+  _charsetService?: { charset?: unknown };
+  buffer?: { scrollTop?: unknown; scrollBottom?: unknown };
+}
+
+function core(term: XTerminal): Core | undefined {
+  return (term as unknown as { _core?: Core })._core;
+}
+
+/**
+ * Whether the next byte starts fresh: the parser in its ground state (not inside an escape
+ * sequence), no UTF-8 character half received, no character set mapping, and the whole screen as
+ * the scroll region. False when any of it cannot be read (another xterm): then nothing is skipped.
+ */
+export function atRest(term: XTerminal): boolean {
+  const c = core(term);
+  const interim = c?._inputHandler?._utf8Decoder?.interim;
+  return (
+    c?._inputHandler?._parser?.currentState === 0 &&
+    interim instanceof Uint8Array &&
+    interim[0] === 0 &&
+    c._charsetService !== undefined &&
+    c._charsetService.charset === undefined &&
+    c.buffer?.scrollTop === 0 &&
+    c.buffer.scrollBottom === term.rows - 1
+  );
+}
