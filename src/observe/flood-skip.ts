@@ -51,37 +51,63 @@ export interface FloodSkip {
  * Undefined when there is nothing worth skipping.
  */
 export function planFloodSkip(pieces: readonly Uint8Array[], start: SkipStart, keep: number): FloodSkip | undefined {
-  // Two walks: the first counts the scrolls of every whole plain piece, the second finds the last
-  // place to resume from that leaves `keep` of them (no list of every line end on the way).
-  const whole = new Walk(start);
+  const walk = new Walk(start, new Cuts(keep + LOOK_BACK));
   let covered = 0;
-  while (covered < pieces.length && whole.run(pieces[covered] as Uint8Array, Infinity) !== STOPPED) covered++;
-  const limit = whole.scrolls - keep;
-  if (limit <= 0) return undefined;
-  const walk = new Walk(start);
-  for (let p = 0; p < covered; p++) {
-    walk.run(pieces[p] as Uint8Array, limit);
-    if (walk.scrolls > limit) break;
+  while (covered < pieces.length && walk.run(pieces[covered] as Uint8Array, covered)) covered++;
+  // The last place to resume from that leaves `keep` scrolls to come: the latest cut made at most
+  // `target` scrolls in (its scroll count is the largest one ≤ target).
+  const target = walk.scrolls - keep;
+  for (let scrolls = target; scrolls > 0 && scrolls > target - LOOK_BACK; scrolls--) {
+    const cut = walk.cuts.at(scrolls);
+    if (cut) return { pieces: covered, piece: cut.piece, offset: cut.offset, scrolls };
   }
-  if (walk.cut.scrolls === 0) return undefined;
-  return { pieces: covered, piece: walk.cut.piece, offset: walk.cut.offset, scrolls: walk.cut.scrolls };
+  return undefined;
 }
 
-const STOPPED = -1;
+/**
+ * How far below the target a plan looks for a place to resume from (wrapped lines scroll without
+ * one). Beyond it the plan gives up: nothing is skipped, nothing goes wrong.
+ */
+const LOOK_BACK = 256;
 
-/** xterm's cursor through plain text: how it moves, when it scrolls, and the last place to cut. */
+/** The latest place to resume from for each of the last `size` scroll counts (one walk, no list). */
+class Cuts {
+  private readonly scrolls: Int32Array;
+  private readonly piece: Int32Array;
+  private readonly offset: Int32Array;
+
+  constructor(private readonly size: number) {
+    this.scrolls = new Int32Array(size).fill(-1);
+    this.piece = new Int32Array(size);
+    this.offset = new Int32Array(size);
+  }
+
+  record(scrolls: number, piece: number, offset: number): void {
+    const i = scrolls % this.size;
+    this.scrolls[i] = scrolls;
+    this.piece[i] = piece;
+    this.offset[i] = offset;
+  }
+
+  at(scrolls: number): { piece: number; offset: number } | undefined {
+    const i = scrolls % this.size;
+    return this.scrolls[i] === scrolls ? { piece: this.piece[i] as number, offset: this.offset[i] as number } : undefined;
+  }
+}
+
+/** xterm's cursor through plain text: how it moves and when it scrolls, noting places to cut. */
 class Walk {
   x: number;
   y: number;
   scrolls = 0;
-  /** The last place seen, up to the scroll limit, after a line feed at column 0 of the bottom row. */
-  cut = { piece: 0, offset: 0, scrolls: 0 };
-  private piece = -1;
   private readonly cols: number;
   private readonly bottom: number;
   private readonly wraparound: boolean;
 
-  constructor(start: SkipStart) {
+  constructor(
+    start: SkipStart,
+    readonly cuts: Cuts,
+  ) {
     this.x = start.x;
     this.y = start.y;
     this.cols = start.cols;
@@ -90,48 +116,56 @@ class Walk {
   }
 
   /**
-   * Walks one piece; stops early once past `limit` scrolls. Returns STOPPED (state unchanged) when
-   * the piece is not all plain text.
+   * Walks one piece, noting each line feed that leaves the cursor at column 0 of the bottom row.
+   * False when the piece is not all plain text: the walk then stands where the piece began (its
+   * notes all lie beyond any target, so they are never used).
    */
-  run(data: Uint8Array, limit: number): number {
-    this.piece++;
-    const { cols, bottom, wraparound } = this;
+  run(data: Uint8Array, piece: number): boolean {
+    const { cols, bottom, wraparound, cuts } = this;
     let { x, y, scrolls } = this;
-    let cut = -1;
-    let cutScrolls = 0;
-    for (let i = 0; i < data.length; i++) {
+    const end = data.length;
+    for (let i = 0; i < end; i++) {
       const b = data[i] as number;
       if (b >= 0x20 && b < 0x7f) {
-        // xterm's print of a one-cell character: wrap first when the line is full.
-        if (x >= cols) {
-          if (!wraparound) x = cols - 1;
-          else {
+        // A run of one-cell characters, as xterm prints them: each wraps first when the line is
+        // full (a pending wrap), or without wraparound overwrites the last column.
+        let j = i + 1;
+        while (j < end) {
+          const c = data[j] as number;
+          if (c < 0x20 || c >= 0x7f) break;
+          j++;
+        }
+        let left = j - i;
+        i = j - 1;
+        if (!wraparound) {
+          x = Math.min(cols, (x >= cols ? cols - 1 : x) + left);
+          continue;
+        }
+        while (left > 0) {
+          if (x >= cols) {
             x = 0;
             if (y === bottom) scrolls++;
             else y++;
           }
+          const take = Math.min(left, cols - x);
+          x += take;
+          left -= take;
         }
-        x++;
       } else if (b === LF) {
         // xterm's lineFeed: down one row (scrolling at the bottom); a pending wrap is dropped.
         if (y === bottom) scrolls++;
         else y++;
         if (x >= cols) x = cols - 1;
-        if (scrolls > limit) break;
-        if (x === 0 && y === bottom) {
-          cut = i + 1;
-          cutScrolls = scrolls;
-        }
+        if (x === 0 && y === bottom) cuts.record(scrolls, piece, i + 1);
       } else if (b === CR) {
         x = 0;
       } else {
-        return STOPPED;
+        return false;
       }
     }
     this.x = x;
     this.y = y;
     this.scrolls = scrolls;
-    if (cut !== -1) this.cut = { piece: this.piece, offset: cut, scrolls: cutScrolls };
-    return scrolls;
+    return true;
   }
 }

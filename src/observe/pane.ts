@@ -228,8 +228,7 @@ export class PaneObserver {
       const waited = this.wakeup.size > 0;
       if ((waited && !this.screen.busy) || this.screen.top - this.trackedTop > this.scrollback / 2) this.refresh();
       else if (waited) this.notify();
-    });
-    if (this.wakeup.size > 0) this.screen.hurry();
+    }, this.wakeup.size > 0);
   }
 
   resize(cols: number, rows: number): void {

@@ -161,15 +161,17 @@ export class Screen implements Feedable {
   /**
    * Queues data; it is parsed on a coming turn of the event loop (feeder.ts), or at once by pump().
    * `onApplied` runs synchronously right after this chunk is parsed and before the next one is, so
-   * the screen then shows exactly the data so far.
+   * the screen then shows exactly the data so far. `waited`: someone waits for this news (default);
+   * false for output nobody waits on yet, which may wait for more (a flood to skip).
    */
-  write(data: Uint8Array | string, onApplied?: () => void): void {
+  write(data: Uint8Array | string, onApplied?: () => void, waited = true): void {
     this.queue.push({ data, onApplied });
     this.queued += data.length;
-    // A little output on an idle screen (a keystroke's echo) is parsed now: a waiting reader is
-    // answered without a turn of the event loop. Anything behind other data waits its turn.
-    if (this.queue.length - this.head === 1 && !this.parsing && mayParseNow(data.length)) this.pump();
-    else if (typeof data !== "string" && data.length > 0 && this.queued < SKIP_BACKLOG && looksPlain(data)) this.later();
+    const first = this.queue.length - this.head === 1 && !this.parsing;
+    // A little awaited output on an idle screen (a keystroke's echo) is parsed now: the waiting
+    // reader is answered without a turn of the event loop. Anything behind other data waits its turn.
+    if (waited && first && mayParseNow(data.length)) this.pump();
+    else if (!waited && typeof data !== "string" && data.length > 0 && this.queued < SKIP_BACKLOG && looksPlain(data)) this.later();
     else wake(this);
   }
 
