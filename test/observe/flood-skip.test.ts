@@ -159,7 +159,7 @@ describe("plain text waits for more before it is parsed", () => {
   // Only the delay's timer is faked: the feeder's turns run for real.
   afterEach(() => vi.useRealTimers());
 
-  it("until the delay ends, unless a read or a waiting reader needs it sooner", async () => {
+  it("until the delay ends, or until a waiting reader hurries it", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const screen = new Screen({ cols: 20, rows: 5 });
     // Output nobody waits on yet, under a skip's backlog.
