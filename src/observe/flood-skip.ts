@@ -32,13 +32,15 @@ export interface SkipStart {
 }
 
 export interface FloodSkip {
-  /** Whole pieces the plan covers: after the skip, the rest of them is parsed. */
+  /** Whole pieces of plain text walked (a skip covers them; a failed plan need not walk them again). */
   pieces: number;
-  /** Where parsing resumes: piece index and byte offset, right after a CR LF. */
-  piece: number;
-  offset: number;
-  /** Scrolls the skipped bytes would have made (each one moves every line number up by one). */
-  scrolls: number;
+  /** Where parsing resumes, when a skip is worth it: piece index and byte offset, right after a CR LF. */
+  resume?: {
+    piece: number;
+    offset: number;
+    /** Scrolls the skipped bytes would have made (each one moves every line number up by one). */
+    scrolls: number;
+  };
 }
 
 /**
@@ -48,9 +50,9 @@ export interface FloodSkip {
  * sits at column 0 of the bottom row with nothing pending, exactly as if it had parsed them; what
  * follows scrolls at least `keep` times (the lines the terminal holds), so every line the skipped
  * bytes wrote, and every line the terminal held before, is pushed out before anything can read it.
- * Undefined when there is nothing worth skipping.
+ * No `resume` when there is nothing worth skipping.
  */
-export function planFloodSkip(pieces: readonly Uint8Array[], start: SkipStart, keep: number): FloodSkip | undefined {
+export function planFloodSkip(pieces: readonly Uint8Array[], start: SkipStart, keep: number): FloodSkip {
   const walk = new Walk(start, new Cuts(keep + LOOK_BACK));
   let covered = 0;
   while (covered < pieces.length && walk.run(pieces[covered] as Uint8Array, covered)) covered++;
@@ -59,9 +61,9 @@ export function planFloodSkip(pieces: readonly Uint8Array[], start: SkipStart, k
   const target = walk.scrolls - keep;
   for (let scrolls = target; scrolls > 0 && scrolls > target - LOOK_BACK; scrolls--) {
     const cut = walk.cuts.at(scrolls);
-    if (cut) return { pieces: covered, piece: cut.piece, offset: cut.offset, scrolls };
+    if (cut) return { pieces: covered, resume: { piece: cut.piece, offset: cut.offset, scrolls } };
   }
-  return undefined;
+  return { pieces: covered };
 }
 
 /**

@@ -69,6 +69,9 @@ export class Screen implements Feedable {
   /** Set while plain text waits (PLAIN_DELAY_MS) for more before it is parsed. */
   private delay: NodeJS.Timeout | undefined;
   private passedLines = { from: 0, to: 0 };
+  /** Bytes parsed or skipped so far, and the count before which no skip is tried again. */
+  private consumed = 0;
+  private noSkipBefore = 0;
 
   constructor(options: ScreenOptions) {
     this.lineBase = options.lineBase ?? 0;
@@ -194,6 +197,7 @@ export class Screen implements Feedable {
    */
   dropQueued(): number {
     const dropped = this.queued;
+    this.noSkipBefore = this.consumed;
     this.queue.length = 0;
     this.head = 0;
     this.queued = 0;
@@ -220,6 +224,7 @@ export class Screen implements Feedable {
         const item = this.queue[this.head] as Pending;
         this.queue[this.head++] = EMPTY;
         this.queued -= item.data.length;
+        this.consumed += item.data.length;
         parsed += item.data.length;
         if (item.data.length > 0) this.parse(item.data);
         item.onApplied?.();
@@ -357,7 +362,7 @@ export class Screen implements Feedable {
    * skipped lines count as trimmed). Returns the bytes covered, 0 when there was nothing to skip.
    */
   private skipFlood(): number {
-    if (this.alternate || !atRest(this.term)) return 0;
+    if (this.consumed < this.noSkipBefore || this.alternate || !atRest(this.term)) return 0;
     const pieces: Uint8Array[] = [];
     let scanned = 0;
     for (let i = this.head; i < this.queue.length && scanned < SKIP_SCAN_BYTES; i++) {
@@ -370,15 +375,20 @@ export class Screen implements Feedable {
     const buffer = this.buffers.normal;
     const start = { x: buffer.cursorX, y: buffer.cursorY, cols: this.cols, rows: this.rows, wraparound: this.term.modes.wraparoundMode };
     const plan = planFloodSkip(pieces, start, this.rows + this.scrollback);
-    if (plan === undefined) return 0;
+    const resume = plan.resume;
+    if (resume === undefined) {
+      // Walked in vain (LF without CR never returns to column 0, say): not again over these bytes.
+      this.noSkipBefore = this.consumed + pieces.slice(0, plan.pieces).reduce((sum, piece) => sum + piece.length, 0);
+      return 0;
+    }
     const from = this.firstLine;
     // The skipped scrolls count as trimmed lines, in the marker's reckoning too (followTrim).
-    this.trimmed += plan.scrolls;
-    this.markerAbs += plan.scrolls;
+    this.trimmed += resume.scrolls;
+    this.markerAbs += resume.scrolls;
     // Where the skipped bytes would have left the cursor: column 0 of the bottom row.
     this.parse(`\x1b[${this.rows};1H`);
-    this.parse((pieces[plan.piece] as Uint8Array).subarray(plan.offset));
-    for (let p = plan.piece + 1; p < plan.pieces; p++) this.parse(pieces[p] as Uint8Array);
+    this.parse((pieces[resume.piece] as Uint8Array).subarray(resume.offset));
+    for (let p = resume.piece + 1; p < plan.pieces; p++) this.parse(pieces[p] as Uint8Array);
     // Every line held before is gone now (the plan leaves enough scrolls): none of it was lost.
     const passed = this.passedLines;
     this.passedLines = passed.to >= from && passed.to > passed.from ? { from: passed.from, to: this.firstLine } : { from, to: this.firstLine };
@@ -387,6 +397,7 @@ export class Screen implements Feedable {
       const item = this.queue[this.head] as Pending;
       this.queue[this.head++] = EMPTY;
       this.queued -= item.data.length;
+      this.consumed += item.data.length;
       covered += item.data.length;
       item.onApplied?.();
     }

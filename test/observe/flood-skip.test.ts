@@ -15,7 +15,7 @@ describe("planFloodSkip", () => {
     // Cursor on the bottom row: every LF scrolls. 10 lines, keep 4: resume after line 6's CR LF.
     const lines = Array.from({ length: 10 }, (_, i) => `l${i}\r\n`).join("");
     const plan = planFloodSkip([bytes(lines)], at(0, 2), 4);
-    expect(plan).toEqual({ pieces: 1, piece: 0, offset: lines.indexOf("l6"), scrolls: 6 });
+    expect(plan).toEqual({ pieces: 1, resume: { piece: 0, offset: lines.indexOf("l6"), scrolls: 6 } });
   });
 
   it("counts rows the cursor walks down before the first scroll, and wraps of long lines", () => {
@@ -23,14 +23,14 @@ describe("planFloodSkip", () => {
     const text = "a\r\nb\r\n" + "x".repeat(25) + "\r\n" + "c\r\n".repeat(6);
     const plan = planFloodSkip([bytes(text)], at(0, 0), 3);
     // Scrolls: 2 wraps + 1 LF for the long line, then one per short line (6): 9; keep 3 → cut after 6.
-    expect(plan?.scrolls).toBe(6);
-    expect(plan && text.slice(plan.offset)).toBe("c\r\n".repeat(3));
+    expect(plan.resume?.scrolls).toBe(6);
+    expect(text.slice(plan.resume?.offset)).toBe("c\r\n".repeat(3));
   });
 
   it("without wraparound a long line overwrites its last column instead of wrapping", () => {
     const text = "x".repeat(25) + "\r\n" + "c\r\n".repeat(5);
-    expect(planFloodSkip([bytes(text)], at(0, 2, false), 3)?.scrolls).toBe(3);
-    expect(planFloodSkip([bytes(text)], at(0, 2, true), 3)?.scrolls).toBe(5);
+    expect(planFloodSkip([bytes(text)], at(0, 2, false), 3).resume?.scrolls).toBe(3);
+    expect(planFloodSkip([bytes(text)], at(0, 2, true), 3).resume?.scrolls).toBe(5);
   });
 
   it("a pending wrap is dropped by a LF, and a cut needs column 0", () => {
@@ -38,24 +38,24 @@ describe("planFloodSkip", () => {
     const text = "\n" + "\r\nz".repeat(8) + "\r\n";
     const plan = planFloodSkip([bytes(text)], at(10, 2), 2);
     // Ten scrolls in all; the last two are kept.
-    expect(plan?.scrolls).toBe(8);
-    expect(plan && text.slice(plan.offset)).toBe("z\r\nz\r\n");
-    expect(planFloodSkip([bytes("\n".repeat(9))], at(10, 2), 2)).toBeUndefined();
+    expect(plan.resume?.scrolls).toBe(8);
+    expect(text.slice(plan.resume?.offset)).toBe("z\r\nz\r\n");
+    expect(planFloodSkip([bytes("\n".repeat(9))], at(10, 2), 2)).toEqual({ pieces: 1 });
   });
 
   it("stops before the first piece that is not plain text, and plans only within whole pieces", () => {
     const plain = bytes("p\r\n".repeat(8));
     const escape = bytes("\x1b[31mred\r\n".repeat(20));
     const plan = planFloodSkip([plain, escape, plain], at(0, 2), 3);
-    expect(plan).toEqual({ pieces: 1, piece: 0, offset: 3 * 5, scrolls: 5 });
-    expect(planFloodSkip([escape, plain], at(0, 2), 3)).toBeUndefined();
-    expect(planFloodSkip([bytes("é\r\n".repeat(9))], at(0, 2), 3)).toBeUndefined();
-    expect(planFloodSkip([bytes("tab\there\r\n".repeat(9))], at(0, 2), 3)).toBeUndefined();
+    expect(plan).toEqual({ pieces: 1, resume: { piece: 0, offset: 3 * 5, scrolls: 5 } });
+    expect(planFloodSkip([escape, plain], at(0, 2), 3)).toEqual({ pieces: 0 });
+    expect(planFloodSkip([bytes("é\r\n".repeat(9))], at(0, 2), 3)).toEqual({ pieces: 0 });
+    expect(planFloodSkip([bytes("tab\there\r\n".repeat(9))], at(0, 2), 3)).toEqual({ pieces: 0 });
   });
 
   it("finds nothing to skip when the flood is too short or never reaches the bottom row", () => {
-    expect(planFloodSkip([bytes("q\r\n".repeat(3))], at(0, 2), 3)).toBeUndefined();
-    expect(planFloodSkip([bytes("q\r\n")], at(0, 0), 1)).toBeUndefined();
+    expect(planFloodSkip([bytes("q\r\n".repeat(3))], at(0, 2), 3)).toEqual({ pieces: 1 });
+    expect(planFloodSkip([bytes("q\r\n")], at(0, 0), 1)).toEqual({ pieces: 1 });
   });
 });
 
