@@ -73,7 +73,10 @@ describe("stdio framing", () => {
     expect(stderr).toMatch(/answered request 2 with an error: its 104857\d\d\d-byte message is over/);
     const growth = Math.max(0, after.peak - Math.max(before.peak, before.now)) / 1024;
     console.log(`100 MB line skipped in ${seconds.toFixed(2)} s; RSS ${(before.now / 1024).toFixed(0)} → ${(after.now / 1024).toFixed(0)} MiB, peak grew ${growth.toFixed(1)} MiB`);
-    // Garbage chunks (64 KiB each) are freed in GC batches: growth is churn, not the line (that is 100 MB).
-    expect(growth).toBeLessThan(64);
+    // Garbage chunks (64 KiB each) are freed in GC batches: growth is churn, not the line (that is
+    // 100 MiB). Churn is V8's to bound, not ours: it collects once external memory has grown by tens
+    // of MiB, later when the machine is busy (34–43 MiB here, 66 MiB once with both cores pinned).
+    // What this proves is that the line is never held: growth stays well under the line's size.
+    expect(growth).toBeLessThan(90);
   });
 });
