@@ -15,8 +15,9 @@
 // Structure is checked before the tag, so a cut or extended token reads as malformed and a token
 // with the right shape but altered content as tampered; either way one changed character fails.
 
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { PanescopeError } from "../errors.js";
+import { HmacSha256 } from "./hmac.js";
 import { decodeStripState, encodeStripState, type StripState } from "./strip.js";
 
 export interface CursorFields {
@@ -114,8 +115,16 @@ export function decodeCursor(token: string, key: Uint8Array): CursorFields {
   return fields;
 }
 
-function tag(payload: Uint8Array, key: Uint8Array): Buffer {
-  return createHmac("sha256", key).update(payload).digest().subarray(0, TAG_BYTES);
+function tag(payload: Uint8Array, key: Uint8Array): Uint8Array {
+  return macFor(key).digest(payload).subarray(0, TAG_BYTES);
+}
+
+/** One prepared HMAC per key (a process has one; tests make more). */
+const macs = new WeakMap<Uint8Array, HmacSha256>();
+function macFor(key: Uint8Array): HmacSha256 {
+  let mac = macs.get(key);
+  if (!mac) macs.set(key, (mac = new HmacSha256(key)));
+  return mac;
 }
 
 function checkKey(key: Uint8Array): void {

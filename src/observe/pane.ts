@@ -63,6 +63,8 @@ export const MAX_SCREEN_BACKLOG = 4 * 1024 * 1024;
 
 export class PaneObserver {
   readonly identity: PaneIdentity;
+  /** What this observer's cursors bind of the identity (a hash: computed once, not per answer). */
+  private readonly issuer: ReturnType<typeof cursorIdentity>;
   private readonly key: Uint8Array;
   private readonly raw: RawStream;
   private readonly scrollback: number;
@@ -89,6 +91,7 @@ export class PaneObserver {
 
   constructor(options: PaneObserverOptions) {
     this.identity = options.identity;
+    this.issuer = cursorIdentity(options.identity);
     this.key = options.key;
     this.raw = new RawStream(options.ringBytes, options.startOffset ?? 0);
     this.scrollback = options.scrollback ?? DEFAULT_SCROLLBACK;
@@ -382,7 +385,7 @@ export class PaneObserver {
 
   private cursorFor(state: StripState): string {
     const fields: CursorFields = {
-      ...cursorIdentity(this.identity),
+      ...this.issuer,
       pane: Number(this.paneId.slice(1)),
       panePid: this.identity.panePid,
       offset: this.applied,
@@ -395,7 +398,7 @@ export class PaneObserver {
   /** Why a genuine cursor cannot be continued by this observer, if it cannot. */
   private discontinuity(fields: CursorFields): MissedReason | undefined {
     const id = this.identity;
-    const issuer = cursorIdentity(id);
+    const issuer = this.issuer;
     if (!sameBytes(fields.instance, issuer.instance)) return "restarted";
     if (fields.server !== issuer.server) return "server-restarted";
     if (fields.panePid !== id.panePid) return "respawned";

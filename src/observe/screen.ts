@@ -440,7 +440,10 @@ export class Screen implements Feedable {
       return;
     }
     this.trimmed = this.markerAbs - marker.line;
-    if (marker.line < this.rows && !this.alternate) this.placeMarker();
+    // Near the buffer's top trims soon reach it: re-anchor at the bottom row, unless it sits there
+    // already (no history yet: re-placing it on every look cost a marker per read).
+    const bottom = this.buffers.normal.baseY + this.rows - 1;
+    if (marker.line < this.rows && marker.line < bottom && !this.alternate) this.placeMarker();
   }
 }
 
