@@ -2,9 +2,17 @@
 // pane still runs the observer's process, on the quiet client (liveness.ts) or, without one, through
 // the watching client. Then it goes on to the observer; a new process means respawned; a dead pane
 // is closed only once its last output is in (no reader hears `closed` before the last words).
+// Where /proc shows the pane's process (pane-process.ts), a look there confirms output at once, with
+// no question; the first look that cannot vouch for it hands the pane back to tmux's answers.
 import type { PaneExit } from "../observe/delta.js";
 import { OutputGate } from "./gate.js";
 import type { Asker, Liveness, PaneLife } from "./liveness.js";
+
+/** Says, without asking tmux, whether the pane still runs the watched process (PaneProcess). */
+export interface Witness {
+  same(): boolean;
+  close(): void;
+}
 
 /** What the confirmations act on (PaneWatch). */
 export interface ConfirmTarget {
@@ -31,6 +39,8 @@ export interface ConfirmTarget {
 export class Confirmer implements Asker {
   private readonly gate = new OutputGate();
   private askingHere = false;
+  private witness: Witness | undefined;
+  private looking = false;
   /** The pane ended: close once the output received before `at` is delivered. */
   private closing: { at: number; exit: PaneExit | undefined } | undefined;
   private stopped = false;
@@ -48,6 +58,12 @@ export class Confirmer implements Asker {
 
   get session(): string | undefined {
     return this.target.session();
+  }
+
+  /** From now on, output is confirmed by `witness` while it vouches for the process. */
+  useWitness(witness: Witness | undefined): void {
+    this.witness?.close();
+    this.witness = witness;
   }
 
   /** Bytes received (confirmed or not): an answer asked for now covers up to here. */
@@ -133,6 +149,7 @@ export class Confirmer implements Asker {
     this.closing = undefined;
     this.gate.takeAll();
     this.wakeWaiters();
+    this.useWitness(undefined);
     this.liveness?.forget(this);
   }
 
@@ -150,8 +167,29 @@ export class Confirmer implements Asker {
 
   private ask(): void {
     if (this.stopped) return;
-    if (this.liveness?.available) this.liveness.ask(this);
+    if (this.witness) {
+      // Once per turn: every %output of a chunk read from tmux is covered by one look.
+      if (!this.looking) {
+        this.looking = true;
+        queueMicrotask(() => this.look());
+      }
+    } else if (this.liveness?.available) this.liveness.ask(this);
     else this.askElsewhere();
+  }
+
+  /** The local look: covers what was received before it, as an ordered answer from tmux would. */
+  private look(): void {
+    this.looking = false;
+    if (this.stopped) return;
+    const upTo = this.gate.received;
+    const panePid = this.target.panePid();
+    if (panePid !== undefined && this.witness?.same()) {
+      this.settle({ panePid, dead: false }, upTo, true);
+      return;
+    }
+    // Gone, ended, respawned, or no longer readable: that does not come back; tmux tells which.
+    this.useWitness(undefined);
+    this.ask();
   }
 
   private endWhenReceived(exit: PaneExit | undefined): void {

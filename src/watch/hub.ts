@@ -39,6 +39,8 @@ export interface HubOptions {
   pollIntervalMs?: number;
   /** Confirm output on a second, `-f no-output` control client (watch/liveness.ts). Default false. */
   quietClient?: boolean;
+  /** Confirm output from /proc where it shows the pane's process (watch/pane-process.ts). Default true. */
+  localLiveness?: boolean;
 }
 
 export interface CaptureRequest {
@@ -87,6 +89,7 @@ export class Hub {
       warn: (message) => this.warn(message),
       onDisplaced: (watch) => this.displaced(watch),
       liveness: this.liveness,
+      ...(options.localLiveness === undefined ? {} : { localLiveness: options.localLiveness }),
       ...(options.scrollback === undefined ? {} : { scrollback: options.scrollback }),
       ...(options.ringBytes === undefined ? {} : { ringBytes: options.ringBytes }),
       ...(options.client === undefined ? {} : { client: options.client }),

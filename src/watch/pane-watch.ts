@@ -14,6 +14,7 @@ import { Auditor } from "./audit.js";
 import { Confirmer } from "./confirm.js";
 import type { Liveness } from "./liveness.js";
 import { auditPane } from "./replica-check.js";
+import { PaneProcess } from "./pane-process.js";
 import { livenessCommand, parseLiveness, parseProbe, seedCommands, type PaneProbe } from "./probe.js";
 import type { WidthPolicy } from "../observe/width-policy.js";
 
@@ -36,6 +37,8 @@ export interface PaneWatchOptions {
   widths?: WidthPolicy;
   /** Where output is confirmed (the hub's quiet client); without it the watching client is asked. */
   liveness?: Liveness;
+  /** Confirm output from /proc where it shows the pane's process (pane-process.ts). Default true. */
+  localLiveness?: boolean;
 }
 
 /** What a check on read found: still the same process, gone/exited, or a new process in the pane. */
@@ -150,6 +153,10 @@ export class PaneWatch {
       // An emulator that cannot keep up drops its queue; the screen is then taken from tmux again.
       watch.observerRef = observerFor(paneId, probe, options, () => void watch.retake("overflow"));
       watch.observerRef.seed(probe.state);
+      // Found after the probe: a respawn in between fails the look (pane-process.ts), not the watch.
+      if (options.localLiveness !== false && !probe.dead) {
+        watch.confirmer.useWitness(PaneProcess.find({ serverPid: probe.serverPid, panePid: probe.panePid, paneTty: probe.paneTty }));
+      }
       watch.took(probe);
       watch.goLive();
       if (watch.queued) void watch.retake(watch.queued.reason);

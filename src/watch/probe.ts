@@ -11,6 +11,7 @@ import { STATUS_OPTION } from "../tmux/server.js";
 export const PROBE = new TmuxFormat({
   paneId: "pane_id",
   panePid: "pane_pid",
+  paneTty: "pane_tty",
   cols: "pane_width",
   rows: "pane_height",
   cursorX: "cursor_x",
@@ -47,6 +48,8 @@ const LIVENESS = new TmuxFormat({ paneId: "pane_id", panePid: "pane_pid", dead: 
 export interface PaneProbe {
   paneId: string;
   panePid: number;
+  /** #{pane_tty}: the pane's pty, e.g. /dev/pts/3 (pane-process.ts). */
+  paneTty: string;
   sessionId: string;
   windowId: string;
   /** Lines in tmux's history (#{history_size}), of which the capture holds at most what was asked. */
@@ -136,6 +139,7 @@ export function parseProbe([saved, capture, display]: string[][]): PaneProbe {
   return {
     paneId: f.paneId,
     panePid: integer(f.panePid, "pane_pid"),
+    paneTty: f.paneTty,
     sessionId: f.sessionId,
     windowId: f.windowId,
     historySize: integer(f.history, "history_size"),

@@ -40,6 +40,7 @@ export interface StarterOptions {
   onDisplaced?: PaneWatchOptions["onDisplaced"];
   /** Passed to every PaneWatch: where its output is confirmed. */
   liveness?: PaneWatchOptions["liveness"];
+  localLiveness?: PaneWatchOptions["localLiveness"];
 }
 
 /** Failures of control mode itself; the pane may still be readable through one-shot commands. */
@@ -145,6 +146,7 @@ export class WatchStarter {
       ...(this.options.ringBytes === undefined ? {} : { ringBytes: this.options.ringBytes }),
       ...(this.options.onDisplaced ? { onDisplaced: this.options.onDisplaced } : {}),
       ...(this.options.liveness ? { liveness: this.options.liveness } : {}),
+      ...(this.options.localLiveness === undefined ? {} : { localLiveness: this.options.localLiveness }),
       log: (line) => this.options.warn(`panescope: ${line}`),
       ...(after ? { after } : {}),
     };

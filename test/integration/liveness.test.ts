@@ -1,6 +1,6 @@
-// The read path asks tmux nothing: output reaches a pane's observer once tmux confirmed that the
-// pane still runs the watched process, through the watching client or (quietClient) a second one
-// attached with `-f no-output`.
+// The read path asks tmux nothing: output reaches a pane's observer once it is confirmed that the
+// pane still runs the watched process: from /proc (watch/pane-process.ts), or by tmux through the
+// watching client or (quietClient) a second one attached with `-f no-output`.
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Delta } from "../../src/observe/delta.js";
@@ -59,13 +59,20 @@ describe("the quiet control client", () => {
   });
 });
 
+/** Where output is confirmed: tmux through the watching client, tmux through a quiet client, /proc. */
+const MODES = [
+  { name: "through the watching client", quietClient: false, localLiveness: false },
+  { name: "through a quiet client", quietClient: true, localLiveness: false },
+  { name: "from /proc", quietClient: false, localLiveness: true },
+] as const;
+
 describe("reads and liveness", () => {
-  for (const quietClient of [false, true]) {
-    it(`reads ask tmux nothing${quietClient ? "; with a quiet client, neither does confirming output" : "; output is confirmed by one question per burst"}`, async () => {
+  for (const { name, quietClient, localLiveness } of MODES) {
+    it(`reads ask tmux nothing; confirming output ${name} asks the watching client ${quietClient || localLiveness ? "nothing" : "one question per burst"}`, async () => {
       const test = await startServer({ command: "sh", env: { PS1: "$ " } });
       const pane = await paneIn(test, "main");
       const started: { options: ControlClientOptions; client: ControlClient }[] = [];
-      const hub = new Hub({ server: test.server, key: randomBytes(32), startClient: recordingStart(started), quietClient });
+      const hub = new Hub({ server: test.server, key: randomBytes(32), startClient: recordingStart(started), quietClient, localLiveness });
       hubs.push(hub);
       const first = await hub.capture({ paneId: pane });
       const watching = started.find((s) => s.options.noOutput !== true)?.client;
@@ -83,7 +90,7 @@ describe("reads and liveness", () => {
       await test.run(["send-keys", "-t", pane, "-l", "echo after-the-wait\n"]);
       const woke = await readUntil(hub, await waiting, (d) => d.rows.some((r) => r.text === "after-the-wait"));
       expect(woke.missed).toBe(false);
-      if (quietClient) expect(sent).toEqual([]);
+      if (quietClient || localLiveness) expect(sent).toEqual([]);
       else expect(new Set(sent)).toEqual(new Set(["display-message"]));
     });
   }
@@ -93,7 +100,7 @@ describe("reads and liveness", () => {
     const pane = await paneIn(test, "main");
     await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", pane])).includes("old-process"), 5000, "first output");
     const started: { options: ControlClientOptions; client: ControlClient }[] = [];
-    const hub = new Hub({ server: test.server, key: randomBytes(32), startClient: recordingStart(started, true), warn: () => undefined, quietClient: true });
+    const hub = new Hub({ server: test.server, key: randomBytes(32), startClient: recordingStart(started, true), warn: () => undefined, quietClient: true, localLiveness: false });
     hubs.push(hub);
     const start = await hub.capture({ paneId: pane });
     const waiting = hub.capture({ cursor: start.cursor, waitMs: 20_000 });
@@ -104,12 +111,12 @@ describe("reads and liveness", () => {
     expect(started.every((s) => s.options.noOutput !== true)).toBe(true);
   });
 
-  for (const quietClient of [false, true]) {
-    it(`respawn-pane -k during a wait: answered as respawned, the old process's screen never as news${quietClient ? " (quiet client)" : ""}`, async () => {
+  for (const { name, quietClient, localLiveness } of MODES) {
+    it(`respawn-pane -k during a wait: answered as respawned, the old process's screen never as news (confirmed ${name})`, async () => {
       const test = await startServer({ command: "echo old-process; exec sleep 600" });
       const pane = await paneIn(test, "main");
       await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", pane])).includes("old-process"), 5000, "first output");
-      const hub = new Hub({ server: test.server, key: randomBytes(32), quietClient });
+      const hub = new Hub({ server: test.server, key: randomBytes(32), quietClient, localLiveness });
       hubs.push(hub);
       const start = await hub.capture({ paneId: pane });
       const waiting = hub.capture({ cursor: start.cursor, waitMs: 20_000 });

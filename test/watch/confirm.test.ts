@@ -51,3 +51,52 @@ describe("Confirmer.confirmed", () => {
     expect(delivered).toEqual([]);
   });
 });
+
+describe("Confirmer with a witness (/proc)", () => {
+  const witness = (answers: boolean[]) => {
+    const looks = { count: 0, closed: false };
+    return {
+      looks,
+      same: () => (looks.count++, answers.shift() ?? false),
+      close: () => void (looks.closed = true),
+    };
+  };
+
+  it("output goes on after one look per turn, however many chunks came, and tmux is not asked", async () => {
+    const { confirmer, delivered, events } = setup();
+    const w = witness([true, true]);
+    confirmer.useWitness(w);
+    confirmer.hold(Buffer.from("ab"));
+    confirmer.hold(Buffer.from("cd"));
+    expect(delivered).toEqual([]);
+    await Promise.resolve();
+    expect(delivered).toEqual(["ab", "cd"]);
+    expect(w.looks.count).toBe(1);
+    expect(events).not.toContain("asked");
+    expect(await settledSoon(confirmer.confirmed())).toBe(true);
+  });
+
+  it("a look that cannot vouch hands the pane to tmux for good: the witness is let go and tmux decides", async () => {
+    const { confirmer, delivered, events } = setup();
+    const w = witness([false]);
+    confirmer.useWitness(w);
+    confirmer.hold(Buffer.from("new process"));
+    await Promise.resolve();
+    expect(delivered).toEqual([]);
+    expect(events).toEqual(["asked"]);
+    expect(w.looks.closed).toBe(true);
+    confirmer.settle({ panePid: 8, dead: false }, 11, true);
+    expect(events).toContain("respawned");
+    confirmer.hold(Buffer.from("more"));
+    await Promise.resolve();
+    expect(w.looks.count).toBe(1);
+  });
+
+  it("a stopped watch lets its witness go", () => {
+    const { confirmer } = setup();
+    const w = witness([]);
+    confirmer.useWitness(w);
+    confirmer.stop();
+    expect(w.looks.closed).toBe(true);
+  });
+});
