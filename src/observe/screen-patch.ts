@@ -131,8 +131,10 @@ function bestScroll(oldRows: readonly string[], newRows: readonly string[]): Scr
   };
   const at = (sums: number[], i: number): number => sums[i] ?? 0;
   const same = prefix((y) => (now[y] === before[y] ? 0 : (weight[y] ?? 0)));
-  const blanks = prefix((y) => (now[y] === blank ? 0 : (weight[y] ?? 0)));
   const total = at(same, n);
+  // No scroll costs less than stating one: a keystroke's echo changes one short row.
+  if (total <= WHOLE_SCROLL_COST) return undefined;
+  const blanks = prefix((y) => (now[y] === blank ? 0 : (weight[y] ?? 0)));
 
   let best: { cost: number; scroll?: Scroll } = { cost: total };
   const consider = (cost: number, from: number, to: number, by: number): void => {
