@@ -8,6 +8,9 @@ import type { PaneExit } from "../observe/delta.js";
 import { OutputGate } from "./gate.js";
 import type { Asker, Liveness, PaneLife } from "./liveness.js";
 
+/** Least time between two looks at /proc while output keeps coming (a look costs ≈15–80 µs). */
+const LOOK_INTERVAL_MS = 2;
+
 /** Says, without asking tmux, whether the pane still runs the watched process (PaneProcess). */
 export interface Witness {
   same(): boolean;
@@ -41,6 +44,7 @@ export class Confirmer implements Asker {
   private askingHere = false;
   private witness: Witness | undefined;
   private looking = false;
+  private lastLook = -Infinity;
   /** The pane ended: close once the output received before `at` is delivered. */
   private closing: { at: number; exit: PaneExit | undefined } | undefined;
   private stopped = false;
@@ -168,10 +172,13 @@ export class Confirmer implements Asker {
   private ask(): void {
     if (this.stopped) return;
     if (this.witness) {
-      // Once per turn: every %output of a chunk read from tmux is covered by one look.
+      // One look covers every %output before it: the first after a pause at once (a keystroke's
+      // echo), then at most one per LOOK_INTERVAL_MS while output keeps coming (a flood).
       if (!this.looking) {
         this.looking = true;
-        queueMicrotask(() => this.look());
+        const wait = this.lastLook + LOOK_INTERVAL_MS - performance.now();
+        if (wait > 0) setTimeout(() => this.look(), wait);
+        else queueMicrotask(() => this.look());
       }
     } else if (this.liveness?.available) this.liveness.ask(this);
     else this.askElsewhere();
@@ -181,6 +188,7 @@ export class Confirmer implements Asker {
   private look(): void {
     this.looking = false;
     if (this.stopped) return;
+    this.lastLook = performance.now();
     const upTo = this.gate.received;
     const panePid = this.target.panePid();
     if (panePid !== undefined && this.witness?.same()) {

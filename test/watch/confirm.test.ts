@@ -1,6 +1,6 @@
 // The confirmer: a reader can wait until the output received so far is confirmed, and a respawn
 // releases the wait without handing the new process's bytes to the old observer.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Confirmer, type ConfirmTarget } from "../../src/watch/confirm.js";
 
 function setup(): { confirmer: Confirmer; delivered: string[]; events: string[] } {
@@ -53,6 +53,8 @@ describe("Confirmer.confirmed", () => {
 });
 
 describe("Confirmer with a witness (/proc)", () => {
+  afterEach(() => void vi.useRealTimers());
+
   const witness = (answers: boolean[]) => {
     const looks = { count: 0, closed: false };
     return {
@@ -90,6 +92,29 @@ describe("Confirmer with a witness (/proc)", () => {
     confirmer.hold(Buffer.from("more"));
     await Promise.resolve();
     expect(w.looks.count).toBe(1);
+  });
+
+  it("while output keeps coming, looks are at least 2 ms apart; the first after a pause is at once", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "performance"] });
+    const { confirmer, delivered } = setup();
+    const w = witness([true, true, true]);
+    confirmer.useWitness(w);
+    confirmer.hold(Buffer.from("a"));
+    await Promise.resolve();
+    expect(delivered).toEqual(["a"]);
+    confirmer.hold(Buffer.from("b"));
+    confirmer.hold(Buffer.from("c"));
+    await Promise.resolve();
+    expect(delivered).toEqual(["a"]);
+    vi.advanceTimersByTime(1);
+    expect(delivered).toEqual(["a"]);
+    vi.advanceTimersByTime(1);
+    expect(delivered).toEqual(["a", "b", "c"]);
+    expect(w.looks.count).toBe(2);
+    vi.advanceTimersByTime(50);
+    confirmer.hold(Buffer.from("d"));
+    await Promise.resolve();
+    expect(delivered).toEqual(["a", "b", "c", "d"]);
   });
 
   it("a stopped watch lets its witness go", () => {
