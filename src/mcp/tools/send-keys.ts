@@ -1,10 +1,12 @@
 // send_keys: literal text and/or validated tmux key names to a pane, through one-shot `tmux
-// send-keys` argv (no shell, no tmux command parsing of the text).
+// send-keys` argv (no shell, no tmux command parsing of the text): one tmux process per call, its
+// commands run back to back (a fork holds the event loop 4–20 ms, and a storm of agents typing
+// queued every other one-shot call behind theirs).
 import { z } from "zod";
-import { PanescopeError } from "../../errors.js";
+import { isPanescopeError, PanescopeError } from "../../errors.js";
 import { validateKeyName, MAX_KEY_NAME_LENGTH } from "../../tmux/keys.js";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
-import { refuseOwnPane, requirePane } from "../panes.js";
+import { refuseOwnPane } from "../panes.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
 import { requireSendable } from "../strings.js";
@@ -52,7 +54,6 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
         const keys = (input.keys ?? []).map(validateKeyName);
         if (input.text === undefined && keys.length === 0 && !enter) throw new PanescopeError("bad-input", "nothing to send: give text, keys, or enter: true");
         await refuseOwnPane(ctx, input.paneId, "types into");
-        await requirePane(ctx.server, input.paneId);
         // A cursor from before the keys: the agent can read exactly what they caused.
         const cursor = await ctx.hub
           .observer(input.paneId)
@@ -60,9 +61,18 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
           .then((delta) => delta.cursor, () => undefined);
         const literal = input.text === undefined ? "" : literalFor(input.text, enter);
         const target = ["-t", input.paneId];
-        if (literal !== "") await ctx.server.run(["send-keys", ...target, "-l", "--", literal]);
-        if (keys.length > 0) await ctx.server.run(["send-keys", ...target, "--", ...keys]);
-        if (enter) await ctx.server.run(["send-keys", ...target, "Enter"]);
+        const sends = [
+          ...(literal === "" ? [] : [["send-keys", ...target, "-l", "--", literal]]),
+          ...(keys.length === 0 ? [] : [["send-keys", ...target, "--", ...keys]]),
+          ...(enter ? [["send-keys", ...target, "Enter"]] : []),
+        ];
+        await ctx.server.runMany(sends).catch((error: unknown) => {
+          // tmux 3.2a–3.7c: "can't find pane: %N" (exit 1), before anything is typed.
+          if (isPanescopeError(error, "command-failed") && /can't find pane/.test(error.message)) {
+            throw new PanescopeError("unknown-pane", `no pane ${input.paneId} on this tmux server: list_panes shows the panes there are`);
+          }
+          throw error;
+        });
         const structured = { paneId: input.paneId, typedChars: [...literal].length, keys, enter, ...(cursor === undefined ? {} : { cursor }) };
         const what = [literal !== "" && `${structured.typedChars} characters of text`, keys.length > 0 && `keys ${keys.join(" ")}`, enter && "Enter"].filter(Boolean).join(", then ");
         return ok(structured, `sent to ${input.paneId}: ${what}${cursor ? `\ncursor (from before sending): ${cursor}` : ""}`);
