@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Delta } from "../../src/observe/delta.js";
 import { ControlClient, type ControlClientOptions } from "../../src/tmux/client.js";
 import { Hub } from "../../src/watch/hub.js";
-import { killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";
+import { IGNORES_HUP, killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";
 
 const hubs: Hub[] = [];
 const clients: ControlClient[] = [];
@@ -111,19 +111,31 @@ describe("reads and liveness", () => {
     expect(started.every((s) => s.options.noOutput !== true)).toBe(true);
   });
 
+  const OLD_PROCESSES = [
+    { old: "", command: "echo old-process; exec sleep 600", lingers: false },
+    // It lives on after the respawn, on the pty tmux hung up: the /proc look must still fail.
+    { old: ", the old process ignoring SIGHUP", command: IGNORES_HUP, lingers: true },
+  ];
   for (const { name, quietClient, localLiveness } of MODES) {
-    it(`respawn-pane -k during a wait: answered as respawned, the old process's screen never as news (confirmed ${name})`, async () => {
-      const test = await startServer({ command: "echo old-process; exec sleep 600" });
-      const pane = await paneIn(test, "main");
-      await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", pane])).includes("old-process"), 5000, "first output");
-      const hub = new Hub({ server: test.server, key: randomBytes(32), quietClient, localLiveness });
-      hubs.push(hub);
-      const start = await hub.capture({ paneId: pane });
-      const waiting = hub.capture({ cursor: start.cursor, waitMs: 20_000 });
-      await test.run(["respawn-pane", "-k", "-t", pane, "clear; echo new-process; exec sleep 600"]);
-      const delta = await waiting;
-      expect(delta).toMatchObject({ missed: true, reason: "respawned", first: true });
-      expect(delta.rows.map((r) => r.text)).not.toContain("old-process");
-    });
+    for (const { old, command, lingers } of OLD_PROCESSES) {
+      it(`respawn-pane -k during a wait: answered as respawned, the old process's screen never as news (confirmed ${name}${old})`, async () => {
+        const test = await startServer({ command });
+        const pane = await paneIn(test, "main");
+        await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", pane])).includes("old-process"), 5000, "first output");
+        const [oldPid = ""] = await test.run(["display-message", "-p", "-t", pane, "#{pane_pid}"]);
+        const hub = new Hub({ server: test.server, key: randomBytes(32), quietClient, localLiveness });
+        hubs.push(hub);
+        try {
+          const start = await hub.capture({ paneId: pane });
+          const waiting = hub.capture({ cursor: start.cursor, waitMs: 20_000 });
+          await test.run(["respawn-pane", "-k", "-t", pane, "clear; echo new-process; exec sleep 600"]);
+          const delta = await waiting;
+          expect(delta).toMatchObject({ missed: true, reason: "respawned", first: true });
+          expect(delta.rows.map((r) => r.text)).not.toContain("old-process");
+        } finally {
+          if (lingers) process.kill(Number(oldPid), "SIGKILL");
+        }
+      });
+    }
   }
 });

@@ -111,3 +111,10 @@ export function collectOutput(client: ControlClient, paneId: string): { bytes():
   });
   return { bytes: () => Buffer.concat(chunks), stop: off };
 }
+
+/**
+ * A pane command that prints "old-process" and ignores SIGHUP: it outlives `respawn-pane -k` (tmux
+ * hangs its pty up) and `kill-server`, so a test that starts it kills it; it ends itself after 5
+ * minutes in case a test could not.
+ */
+export const IGNORES_HUP = `sh -c 'trap "" HUP; echo old-process; i=0; while [ $i -lt 300 ]; do sleep 1; i=$((i+1)); done'`;
