@@ -72,8 +72,8 @@ export function encodeCursor(fields: CursorFields, key: Uint8Array): string {
     writeVarint(bytes, value);
   }
   bytes.push(...encodeStripState(fields.strip));
-  const payload = Uint8Array.from(bytes);
-  return base64url([...payload, ...tag(payload, key)]);
+  bytes.push(...tag(Uint8Array.from(bytes), key));
+  return base64url(bytes);
 }
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

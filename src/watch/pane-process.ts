@@ -58,29 +58,17 @@ export class PaneProcess {
     if (files === procFiles && process.platform !== "linux") return undefined;
     const index = ptsIndex(ids.paneTty);
     if (index === undefined || !Number.isSafeInteger(ids.serverPid) || !Number.isSafeInteger(ids.panePid)) return undefined;
-    const stat = parseStat(files.read(`/proc/${ids.panePid}/stat`));
-    if (!stat || !alive(stat) || stat.ppid !== ids.serverPid || ptsOf(stat.ttyNr) !== index) return undefined;
-    // Exactly one fd of the server must be this pty's master.
-    let fd: string | undefined;
-    for (const entry of files.list(`/proc/${ids.serverPid}/fd`)) {
-      const target = files.link(`/proc/${ids.serverPid}/fd/${entry}`);
-      if (target !== "/dev/ptmx" && target !== "/dev/pts/ptmx") continue;
-      if (masterIndex(files.read(`/proc/${ids.serverPid}/fdinfo/${entry}`)) !== index) continue;
-      if (fd !== undefined) return undefined;
-      fd = entry;
-    }
-    if (fd === undefined) return undefined;
-    const master = files.open(`/proc/${ids.serverPid}/fdinfo/${fd}`);
-    const statFile = master === undefined ? undefined : files.open(`/proc/${ids.panePid}/stat`);
-    if (master === undefined || statFile === undefined) {
-      if (master !== undefined) files.close(master);
+    // The stat file is opened first and kept: what it says now and later is about this process.
+    const statFile = files.open(`/proc/${ids.panePid}/stat`);
+    if (statFile === undefined) return undefined;
+    const stat = parseStat(files.reread(statFile));
+    const fd = masterFd(files, ids, index, stat);
+    const master = fd === undefined ? undefined : files.open(`/proc/${ids.serverPid}/fdinfo/${fd}`);
+    if (master === undefined || stat === undefined) {
+      files.close(statFile);
       return undefined;
     }
-    const found = new PaneProcess(files, ids, master, statFile, index, stat.ttyNr, stat.start);
-    // Opened after the checks above: look once more through the open files.
-    if (found.same()) return found;
-    found.close();
-    return undefined;
+    return new PaneProcess(files, ids, master, statFile, index, stat.ttyNr, stat.start);
   }
 
   /** True only when the pane certainly still runs the same process on the same pty (see the top). */
@@ -98,6 +86,21 @@ export class PaneProcess {
     this.files.close(this.master);
     this.files.close(this.stat);
   }
+}
+
+/** The server's fd holding the pane's pty master, when the pane's process fits (see the top). */
+function masterFd(files: ProcFiles, ids: PaneProcessIds, index: number, stat: Stat | undefined): string | undefined {
+  if (!stat || !alive(stat) || stat.ppid !== ids.serverPid || ptsOf(stat.ttyNr) !== index) return undefined;
+  // Exactly one fd of the server must be this pty's master.
+  let fd: string | undefined;
+  for (const entry of files.list(`/proc/${ids.serverPid}/fd`)) {
+    const target = files.link(`/proc/${ids.serverPid}/fd/${entry}`);
+    if (target !== "/dev/ptmx" && target !== "/dev/pts/ptmx") continue;
+    if (masterIndex(files.read(`/proc/${ids.serverPid}/fdinfo/${entry}`)) !== index) continue;
+    if (fd !== undefined) return undefined;
+    fd = entry;
+  }
+  return fd;
 }
 
 interface Stat {
