@@ -44,6 +44,7 @@ async function connect(args: string[]): Promise<Client> {
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const c = new Client({ name: "panescope-e2e", version: "0" });
   await c.connect(transport);
+  await c.listTools(); // from here on the client checks every structuredContent against the schemas
   return c;
 }
 

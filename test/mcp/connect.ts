@@ -1,4 +1,5 @@
-// Test helper: an MCP client linked in-process to a panescope server (InMemoryTransport pair).
+// Test helper: an MCP client linked in-process to a panescope server (InMemoryTransport pair) that
+// checks every answer against the output schema the server advertises.
 import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -21,6 +22,9 @@ export async function link(server: TmuxServer = new TmuxServer({ socketName: `pa
   await mcp.connect(serverSide);
   const client = new Client({ name: "panescope-test", version: "0" });
   await client.connect(clientSide);
+  // Listed first, the SDK client checks every structuredContent against the advertised output
+  // schema (the server does not check its own answers: tool-list.ts).
+  await client.listTools();
   return {
     client,
     hub,

@@ -2,7 +2,10 @@
 // and the output schemas it advertises still validate every answer (the SDK client checks each
 // structuredContent against them once it has listed the tools).
 import { afterEach, describe, expect, it } from "vitest";
-import { toolList } from "../../src/mcp/tool-list.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { listingHost, toolList } from "../../src/mcp/tool-list.js";
 import { z } from "zod";
 import { killAllServers, startServer, waitFor } from "../integration/tmux-fixture.js";
 import { link, textOf, type Linked } from "./connect.js";
@@ -30,6 +33,30 @@ describe("tools/list", () => {
       properties: { a: { type: "object", properties: { b: { type: "string" } }, required: ["b"] }, c: { type: "object" } },
       required: ["a", "c"],
     });
+  });
+
+  it("answers are checked by the client against the advertised schema, not again by the server", async () => {
+    const mcp = new McpServer({ name: "t", version: "0" });
+    const listing = listingHost(mcp);
+    let answer: Record<string, unknown> = { a: "text" };
+    listing.host.registerTool("t", { outputSchema: { a: z.string() } }, () => ({ content: [], structuredContent: answer }));
+    listing.serve();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverSide);
+    const client = new Client({ name: "t", version: "0" });
+    await client.connect(clientSide);
+    try {
+      answer = { a: 1 };
+      // The server passes it on as it is: checking its own answers cost each wake ≈0.1 ms.
+      expect((await client.callTool({ name: "t" })).structuredContent).toEqual({ a: 1 });
+      expect((await client.listTools()).tools[0]?.outputSchema?.properties).toHaveProperty("a");
+      await expect(client.callTool({ name: "t" })).rejects.toThrow(/does not match|structured content/i);
+      answer = { a: "text" };
+      expect((await client.callTool({ name: "t" })).structuredContent).toEqual({ a: "text" });
+    } finally {
+      await client.close();
+      await mcp.close();
+    }
   });
 
   it("every tool's answers validate against the output schema it advertises", async () => {
