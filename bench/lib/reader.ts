@@ -1,5 +1,6 @@
-// How the bench reads panes: `capture_since` over stdio from an MCP client to `node dist/cli.js`
-// (what an agent pays), or the in-process Hub when the built server is missing (said in the note).
+// How the bench reads panes: `capture_since` over stdio to `node dist/cli.js` (what an agent pays),
+// from a plain JSON-RPC client (rpc.ts) or, on request, the MCP SDK's client; or the in-process Hub
+// when the built server is missing (said in the note).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -8,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Delta } from "../../src/observe/delta.js";
 import { Hub } from "../../src/watch/hub.js";
+import { StdioRpc } from "./rpc.js";
 import type { BenchServer } from "./tmux.js";
 
 export interface CaptureArgs {
@@ -27,7 +29,7 @@ export interface Answer {
 }
 
 export interface Reader {
-  readonly transport: "stdio" | "in-process";
+  readonly transport: "stdio" | "stdio, SDK client" | "in-process";
   capture(args: CaptureArgs): Promise<Delta>;
   /** The whole answer (stdio only: the in-process reader has no MCP layer). */
   answer(args: CaptureArgs & { view?: string }): Promise<Answer>;
@@ -45,10 +47,17 @@ export function stdioAvailable(): boolean {
   return existsSync(CLI) && existsSync(MAIN);
 }
 
-export async function openReader(bench: BenchServer, options: { maxPanes?: number } = {}): Promise<Reader> {
+export interface ReaderOptions {
+  maxPanes?: number;
+  /** Read through the MCP SDK's client instead of plain JSON-RPC (stdio only). */
+  sdk?: boolean;
+}
+
+export async function openReader(bench: BenchServer, options: ReaderOptions = {}): Promise<Reader> {
   // PANESCOPE_BENCH_READER=hub measures without MCP and stdio (to see what the transport costs).
   const inProcess = process.env.PANESCOPE_BENCH_READER === "hub" || !stdioAvailable();
-  return inProcess ? hubReader(bench, options) : stdioReader(bench);
+  if (inProcess) return hubReader(bench, options);
+  return options.sdk ? sdkReader(bench) : stdioReader(bench);
 }
 
 function rssOf(pid: number): number {
@@ -64,29 +73,50 @@ function readStatus(pid: number): string {
   return readFileSync(`/proc/${pid}/status`, "utf8"); // synchronous and cheap: one small procfs file
 }
 
-async function stdioReader(bench: BenchServer): Promise<Reader> {
-  // A private state directory: the server's cursor key must not touch the user's.
+/** One tools/call result as it travels, read as an Answer. */
+function answerOf(result: Record<string, unknown>): Answer {
+  if (result.isError) throw new Error(`capture_since failed: ${JSON.stringify(result.content)}`);
+  const content = result.content as Array<{ type: string; text?: string }>;
+  const text = content.map((c) => c.text ?? "").join("\n");
+  return { delta: result.structuredContent as Delta, text, json: JSON.stringify(result.structuredContent) };
+}
+
+/** A private state directory: the server's cursor key must not touch the user's. */
+function serverEnv(): { env: Record<string, string>; state: string } {
   const state = mkdtempSync(join(tmpdir(), "panescope-bench-state-"));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, "--socket", bench.name],
-    env: { ...getDefaultEnvironment(), XDG_STATE_HOME: state },
-    stderr: "ignore",
-  });
+  return { env: { ...getDefaultEnvironment(), XDG_STATE_HOME: state }, state };
+}
+
+async function stdioReader(bench: BenchServer): Promise<Reader> {
+  const { env, state } = serverEnv();
+  const rpc = await StdioRpc.start(process.execPath, [CLI, "--socket", bench.name], env);
+  const answer = async (args: CaptureArgs & { view?: string }): Promise<Answer> => answerOf(await rpc.callTool("capture_since", { ...args }));
+  return {
+    transport: "stdio",
+    capture: async (args) => (await answer(args)).delta,
+    answer,
+    rss: () => rssOf(rpc.pid),
+    alive: () => rpc.alive && rssOf(rpc.pid) > 0,
+    async close() {
+      await rpc.close();
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
+}
+
+async function sdkReader(bench: BenchServer): Promise<Reader> {
+  const { env, state } = serverEnv();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "--socket", bench.name], env, stderr: "ignore" });
   const client = new Client({ name: "panescope-bench", version: "0" });
   await client.connect(transport);
+  // Listed first, as an agent does: the client then checks every answer against the tool's schema.
+  await client.listTools();
   const pid = transport.pid ?? -1;
   let exited = false;
   transport.onclose = () => (exited = true);
-  const answer = async (args: CaptureArgs & { view?: string }): Promise<Answer> => {
-    const result = await client.callTool({ name: "capture_since", arguments: { ...args } });
-    if (result.isError) throw new Error(`capture_since failed: ${JSON.stringify(result.content)}`);
-    const content = result.content as Array<{ type: string; text?: string }>;
-    const text = content.map((c) => c.text ?? "").join("\n");
-    return { delta: result.structuredContent as unknown as Delta, text, json: JSON.stringify(result.structuredContent) };
-  };
+  const answer = async (args: CaptureArgs & { view?: string }): Promise<Answer> => answerOf(await client.callTool({ name: "capture_since", arguments: { ...args } }));
   return {
-    transport: "stdio",
+    transport: "stdio, SDK client",
     capture: async (args) => (await answer(args)).delta,
     answer,
     rss: () => rssOf(pid),
@@ -98,7 +128,7 @@ async function stdioReader(bench: BenchServer): Promise<Reader> {
   };
 }
 
-function hubReader(bench: BenchServer, options: { maxPanes?: number }): Reader {
+function hubReader(bench: BenchServer, options: ReaderOptions): Reader {
   const hub = new Hub({ server: bench.server, key: randomBytes(32), maxPanes: options.maxPanes ?? 64 });
   return {
     transport: "in-process",
