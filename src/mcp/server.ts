@@ -8,6 +8,7 @@ import { type OpenedPane, type ToolContext, type ToolRegistrar } from "./context
 import type { OwnPane } from "./own-pane.js";
 import { RegexRunner } from "./regex-runner.js";
 import { listingHost } from "./tool-list.js";
+import { skipResultRecheck } from "./unchecked-results.js";
 import { registerCapturePane } from "./tools/capture-pane.js";
 import { registerCaptureSince } from "./tools/capture-since.js";
 import { registerClosePane } from "./tools/close-pane.js";
@@ -48,6 +49,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     failContext: { serverArgs: options.server.baseArgs().join(" ") },
   };
   const mcp = new McpServer({ name: "panescope", version }, { instructions: INSTRUCTIONS });
+  skipResultRecheck(mcp);
   const listing = listingHost(mcp);
   for (const register of READ_TOOLS) register(listing.host, context);
   if (!context.readOnly) for (const register of INPUT_TOOLS) register(listing.host, context);
