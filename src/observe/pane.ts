@@ -323,7 +323,8 @@ export class PaneObserver {
       // Output queued since the answer above is parsed on the next turn, not after a delay.
       this.screen.hurry();
       await this.wakeup.next(deadline - Date.now(), signal);
-      await this.settle(READ_CATCH_UP_MS);
+      const behind = this.settle(READ_CATCH_UP_MS);
+      if (behind) await behind;
       delta = this.answer(fields, limits);
     }
     return delta;
@@ -339,8 +340,9 @@ export class PaneObserver {
    * of its turn. Far behind (a flood) and with `limitMs` (reads), parsing stops after that long and
    * the read answers with what is applied (the cursor's offset says so; the rest comes with the next read). Either way the
    * answer is consistent: between parse slices the screen holds exactly the bytes up to `applied`.
+   * Synchronous (undefined) unless it must wait for turns: a woken reader answers without a hop.
    */
-  private async settle(limitMs?: number): Promise<void> {
+  private settle(limitMs?: number): Promise<void> | undefined {
     // A closed pane sends nothing more: its answer (which says closed) holds every byte it sent.
     if (this.closedFlag) limitMs = undefined;
     const screen = this.screen;
@@ -349,9 +351,10 @@ export class PaneObserver {
       const until = performance.now() + (limitMs ?? READ_CATCH_UP_MS);
       while (screen.pump() && (exact || performance.now() < until));
       // Far behind and told to wait for all of it: the rest is parsed in turns, I/O in between.
-      if (limitMs === undefined) await screen.flush();
+      if (limitMs === undefined && screen.busy) return screen.flush().then(() => this.refresh());
     }
     this.refresh();
+    return undefined;
   }
 
   /** Diffs the screen against what readers last saw; news (and only news) wakes waiters. */

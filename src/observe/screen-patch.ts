@@ -113,6 +113,14 @@ export function predict(rows: readonly string[], scroll: Scroll | undefined): st
  * inside shifted, the rows that enter blank.
  */
 function bestScroll(oldRows: readonly string[], newRows: readonly string[]): Scroll | undefined {
+  // No scroll costs less than stating one: a keystroke's echo changes one short row. Checked
+  // before any table is built: this is every wake's path.
+  let changed = 0;
+  for (let y = 0; y < newRows.length && changed <= WHOLE_SCROLL_COST; y++) {
+    const text = newRows[y] ?? "";
+    if (text !== oldRows[y]) changed += text.length + ROW_OVERHEAD;
+  }
+  if (changed <= WHOLE_SCROLL_COST) return undefined;
   const ids = new Map<string, number>();
   const id = (text: string): number => {
     let n = ids.get(text);
@@ -132,8 +140,6 @@ function bestScroll(oldRows: readonly string[], newRows: readonly string[]): Scr
   const at = (sums: number[], i: number): number => sums[i] ?? 0;
   const same = prefix((y) => (now[y] === before[y] ? 0 : (weight[y] ?? 0)));
   const total = at(same, n);
-  // No scroll costs less than stating one: a keystroke's echo changes one short row.
-  if (total <= WHOLE_SCROLL_COST) return undefined;
   const blanks = prefix((y) => (now[y] === blank ? 0 : (weight[y] ?? 0)));
 
   let best: { cost: number; scroll?: Scroll } = { cost: total };
