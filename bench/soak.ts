@@ -66,10 +66,12 @@ export async function soak(quick: boolean): Promise<Result[]> {
     // The flood stops (panes killed); the server must still answer.
     for (const pane of panes) await bench.run(["respawn-pane", "-k", "-t", pane, "sleep 3600"]).catch(() => undefined);
     const [first] = panes;
-    const survived = reader.alive() && first !== undefined && (await reader.capture({ paneId: first }).then(() => true, () => false));
+    // A failed last read is told apart from a dead server, with what the read said.
+    const failed = (error: unknown): string => `last read failed ✗ (${error instanceof Error ? error.message : String(error)}), server ${reader.alive() ? "alive" : "DIED"}`;
+    const after = !reader.alive() || first === undefined ? "server DIED ✗" : await reader.capture({ paneId: first }).then(() => "server alive ✓", failed);
     const lost = [...missed].map(([reason, n]) => `${n}× ${reason}`).join(", ") || "none";
     const MiB = 2 ** 20;
-    const note = `${reader.transport}, ${PANES} panes × ${seconds} s, ${answers} answers, missed: ${lost}, ${survived ? "server alive ✓" : "server DIED ✗"}`;
+    const note = `${reader.transport}, ${PANES} panes × ${seconds} s, ${answers} answers, missed: ${lost}, ${after}`;
     return [
       { id: "5a", label: "soak: max RSS while flooding", value: maxRss / MiB, baseline: idleRss / MiB, baselineLabel: "idle, same panes", unit: "MiB", better: "lower", note },
       { id: "5b", label: "soak: read p99 while flooding", value: percentile(busy, 99), baseline: percentile(idle, 99), baselineLabel: "idle read p99", unit: "ms", better: "lower", note: `p50 ${percentile(busy, 50).toFixed(1)} ms vs idle ${percentile(idle, 50).toFixed(1)} ms` },
