@@ -2,16 +2,14 @@
 // bytes of row text, then of raw) spent on the newest content first. What is cut is counted.
 import type { ReadLimits, Row, Truncation } from "./delta.js";
 
-export interface Limited {
-  rows: Row[];
+export interface Limited<T extends { text: string } = Row> {
+  rows: T[];
   raw: string;
   truncated: Truncation;
 }
 
-const utf8 = new TextEncoder();
-
 function byteLength(text: string): number {
-  return utf8.encode(text).length;
+  return Buffer.byteLength(text, "utf8"); // counts without encoding a copy
 }
 
 /** UTF-8 size of the UTF-16 unit at `i` (a surrogate pair counts 4 on its high half, 0 on its low). */
@@ -39,7 +37,8 @@ function tailWithin(text: string, budget: number): string {
   return text.slice(start);
 }
 
-export function applyLimits(rows: Row[], raw: string, limits: ReadLimits): Limited {
+/** Rows of any shape with a text (answer rows by line, patch rows by screen row). */
+export function applyLimits<T extends { text: string }>(rows: T[], raw: string, limits: ReadLimits): Limited<T> {
   let kept = rows;
   if (limits.maxLines !== undefined && kept.length > limits.maxLines) kept = kept.slice(kept.length - limits.maxLines);
   let text = raw;

@@ -28,26 +28,23 @@ export function patchScreen(before: Frame | undefined, now: Frame, history: read
     full = true;
   } else {
     scroll = bestScroll(before.rows, now.rows);
-    const predicted = predict(before.rows, scroll);
-    rows = now.rows.flatMap((text, row) => (text === predicted[row] ? [] : [{ row, text }]));
+    const predicted = scroll ? predict(before.rows, scroll) : before.rows;
+    rows = [];
+    now.rows.forEach((text, row) => {
+      if (text !== predicted[row]) rows.push({ row, text });
+    });
   }
-  const all = [...history, ...rows];
-  const limited = applyLimits(
-    all.map((r) => ({ line: r.row, text: r.text })),
-    "",
-    limits,
-  );
+  const limited = applyLimits(history.length === 0 ? rows : [...history, ...rows], "", limits);
   return {
     full,
     ...(scroll ? { scroll } : {}),
-    rows: limited.rows.map((r) => ({ row: r.line, text: r.text })),
+    rows: limited.rows,
     cut: limited.truncated.rows,
     ...(raw === "" || now.alternate ? {} : { offscreen: offscreen(raw, now.rows, history) }),
   };
 }
 
 const squash = (text: string): string => text.replace(/\s+/g, "");
-const utf8 = new TextEncoder();
 /**
  * Characters of screen text scanned looking for raw lines (≈1–2 ms); beyond it, only exact row
  * matches. A flood's raw lines are mostly not on the screen any more, and each miss scans it all.
@@ -61,6 +58,12 @@ const SCAN_CHARS = 2 * 1024 * 1024;
  * raw output is drawing, the rows are the screen.
  */
 export function offscreen(raw: string, screen: readonly string[], history: readonly PatchRow[]): Offscreen {
+  if (raw.length <= SMALL_RAW && shownAsIs(raw, screen, history)) return { frames: 0, bytes: 0 };
+  return searchOffscreen(raw, screen, history);
+}
+
+/** offscreen's search, line by line through the squashed rows (exported for its tests). */
+export function searchOffscreen(raw: string, screen: readonly string[], history: readonly PatchRow[]): Offscreen {
   const rows = [...history.map((r) => r.text), ...screen].map(squash).filter((row) => row !== "");
   const exact = new Set(rows);
   const joined = rows.join("");
@@ -82,7 +85,7 @@ export function offscreen(raw: string, screen: readonly string[], history: reado
   };
   const count = (text: string): void => {
     frames++;
-    bytes += utf8.encode(text).length;
+    bytes += Buffer.byteLength(text, "utf8");
   };
   for (const line of raw.split("\n")) {
     const parts = line.split(/\r/);
@@ -93,6 +96,23 @@ export function offscreen(raw: string, screen: readonly string[], history: reado
     count(last);
   }
   return { frames, bytes };
+}
+
+/** Raw this short is checked against the rows as they are first (a keystroke's echo, every wake). */
+const SMALL_RAW = 256;
+
+/**
+ * Whether every line of `raw` is plainly on a row: no `\r` or backspace (they make frames and edits)
+ * and found within one row as it is. Then offscreen's search finds each too (a row holding the line
+ * holds it squashed), so nothing is off screen; otherwise that search decides.
+ */
+function shownAsIs(raw: string, screen: readonly string[], history: readonly PatchRow[]): boolean {
+  for (const line of raw.split("\n")) {
+    if (line === "") continue;
+    if (/[\r\x08]/.test(line)) return false;
+    if (!screen.some((row) => row.includes(line)) && !history.some((row) => row.text.includes(line))) return false;
+  }
+  return true;
 }
 
 /** The reader's screen after the scroll, before any row is written. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/observe/frames.js";
 import { FrameLog } from "../../src/observe/frames.js";
 import type { ScreenPatch } from "../../src/observe/delta.js";
-import { offscreen, patchScreen, predict } from "../../src/observe/screen-patch.js";
+import { offscreen, patchScreen, predict, searchOffscreen } from "../../src/observe/screen-patch.js";
 
 const frame = (rows: string[], cols = 80, alternate = false): Frame => ({ rows, cols, alternate });
 const numbered = (from: number, count: number, prefix = "line"): string[] => Array.from({ length: count }, (_, i) => `${prefix} ${from + i}`);
@@ -105,6 +105,39 @@ describe("offscreen", () => {
     expect(offscreen("ijklmnop\nabcdefgh\n", ["abcd", "efgh", "ijkl", "mnop"], [])).toEqual({ frames: 0, bytes: 0 });
     const gone = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join("\n");
     expect(offscreen(`${gone}\nwrapped here\n`, ["wrap", "ped here"], [])).toEqual({ frames: 3000, bytes: new TextEncoder().encode(gone).length - 2999 });
+  });
+});
+
+describe("offscreen's check of short raw against the rows as they are", () => {
+  it("answers as the full search does, for short output over small screens", () => {
+    const text = fc.string({ unit: fc.constantFrom("a", "b", " ", "\r", "\b", "\n", "é"), maxLength: 12 });
+    fc.assert(
+      fc.property(text, fc.array(text.map((t) => t.replace(/[\r\n]/g, "")), { maxLength: 6 }), fc.array(text.map((t) => t.replace(/[\r\n]/g, "")), { maxLength: 2 }), (raw, screen, above) => {
+        const history = above.map((t, i) => ({ row: i - above.length, text: t }));
+        expect(offscreen(raw, screen, history)).toEqual(searchOffscreen(raw, screen, history));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("answers as the full search does when the rows hold the raw lines themselves", () => {
+    const text = fc.string({ unit: fc.constantFrom("a", "b", " ", "\r", "\b", "\n"), maxLength: 16 });
+    fc.assert(
+      fc.property(text, fc.boolean(), (raw, above) => {
+        const lines = raw.split("\n").map((line) => line.replace(/\r/g, ""));
+        const history = above ? lines.slice(0, 1).map((t) => ({ row: -1, text: t })) : [];
+        expect(offscreen(raw, lines, history)).toEqual(searchOffscreen(raw, lines, history));
+      }),
+      { numRuns: 2000 },
+    );
+    // A backspace edits the line and a carriage return overwrites it: never "as it is".
+    expect(offscreen("ab\bc", ["ab\bc"], [])).toEqual({ frames: 1, bytes: 4 });
+    expect(offscreen("a\rb", ["a\rb"], [])).toEqual({ frames: 1, bytes: 1 });
+  });
+
+  it("is the path a keystroke's echo takes: found on its row as it is", () => {
+    expect(offscreen("a", ["$ a"], [])).toEqual({ frames: 0, bytes: 0 });
+    expect(offscreen("x\n", ["$ a"], [])).toEqual({ frames: 1, bytes: 1 });
   });
 });
 
