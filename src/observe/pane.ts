@@ -75,6 +75,8 @@ export class PaneObserver {
   private applied: number;
   private seq: number;
   private trackedTop = 0;
+  /** The screen and its version at the last refresh: a read of an unchanged screen diffs nothing. */
+  private refreshed: { screen: Screen; version: number } | undefined;
   private readonly breaks = new BreakLog();
   private readonly heals = new HealLog();
   /** The screens readers were shown, by sequence: the text view diffs against them. */
@@ -353,12 +355,13 @@ export class PaneObserver {
       // Far behind and told to wait for all of it: the rest is parsed in turns, I/O in between.
       if (limitMs === undefined && screen.busy) return screen.flush().then(() => this.refresh());
     }
-    this.refresh();
+    if (this.refreshed?.screen !== screen || this.refreshed.version !== screen.version) this.refresh();
     return undefined;
   }
 
   /** Diffs the screen against what readers last saw; news (and only news) wakes waiters. */
   private refresh(): void {
+    this.refreshed = { screen: this.screen, version: this.screen.version };
     const changed = this.tracker.update(this.seq + 1, this.screen);
     this.trackedTop = this.screen.top;
     if (!changed) return;

@@ -128,19 +128,35 @@ export function predict(rows: readonly string[], scroll: Scroll | undefined): st
 }
 
 /**
+ * At most what any scroll can save (checked before bestScroll builds its tables: every wake's path).
+ * Shifted, a row saves its cost only when its new text is what the reader holds at another row (or
+ * it is blank); a row that did not change gains nothing. Stating a scroll costs at least
+ * WHOLE_SCROLL_COST, so at or below it no scroll pays: a keystroke's echo changes one row, to a
+ * text the reader does not hold.
+ */
+export function scrollGain(oldRows: readonly string[], newRows: readonly string[]): number {
+  let held: Set<string> | undefined;
+  let gain = 0;
+  for (let y = 0; y < newRows.length; y++) {
+    const text = newRows[y] ?? "";
+    if (text === oldRows[y]) continue;
+    if (text === "") gain += ROW_OVERHEAD;
+    else if ((held ??= new Set(oldRows)).has(text)) gain += text.length + ROW_OVERHEAD;
+  }
+  return gain;
+}
+
+/**
  * The scroll that leaves the fewest bytes of rows to send, or none. Every region [a, b] and shift d
  * is considered in O(rows²) with prefix sums: rows outside the region are predicted unchanged, rows
  * inside shifted, the rows that enter blank.
  */
-function bestScroll(oldRows: readonly string[], newRows: readonly string[]): Scroll | undefined {
-  // No scroll costs less than stating one: a keystroke's echo changes one short row. Checked
-  // before any table is built: this is every wake's path.
-  let changed = 0;
-  for (let y = 0; y < newRows.length && changed <= WHOLE_SCROLL_COST; y++) {
-    const text = newRows[y] ?? "";
-    if (text !== oldRows[y]) changed += text.length + ROW_OVERHEAD;
-  }
-  if (changed <= WHOLE_SCROLL_COST) return undefined;
+export function bestScroll(oldRows: readonly string[], newRows: readonly string[]): Scroll | undefined {
+  return scrollGain(oldRows, newRows) <= WHOLE_SCROLL_COST ? undefined : searchScroll(oldRows, newRows);
+}
+
+/** bestScroll's search over every region and shift (exported for its tests). */
+export function searchScroll(oldRows: readonly string[], newRows: readonly string[]): Scroll | undefined {
   const ids = new Map<string, number>();
   const id = (text: string): number => {
     let n = ids.get(text);

@@ -72,6 +72,8 @@ export class Screen implements Feedable {
   /** Bytes parsed or skipped so far, and the count before which no skip is tried again. */
   private consumed = 0;
   private noSkipBefore = 0;
+  /** Counts parses and resizes: an unchanged count means an unchanged screen. */
+  private changes = 0;
 
   constructor(options: ScreenOptions) {
     this.lineBase = options.lineBase ?? 0;
@@ -149,6 +151,11 @@ export class Screen implements Feedable {
 
   get cursorY(): number {
     return this.buffers.active.cursorY;
+  }
+
+  /** Changes when the screen may have (a parse or a resize); equal means nothing moved. */
+  get version(): number {
+    return this.changes;
   }
 
   /** Bytes written and not yet applied. */
@@ -251,6 +258,7 @@ export class Screen implements Feedable {
 
   resize(cols: number, rows: number): void {
     if (cols === this.cols && rows === this.rows) return;
+    this.changes++;
     this.followTrim();
     this.term.resize(cols, rows);
     // Reflow moves the marker both ways without trimming anything: reading it now would count
@@ -352,6 +360,7 @@ export class Screen implements Feedable {
    * parser at once, so this screen (with the feeder) decides when parsing happens.
    */
   private parse(data: Uint8Array | string): void {
+    this.changes++;
     this.writer.writeSync(data);
   }
 

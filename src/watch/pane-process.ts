@@ -116,7 +116,14 @@ export function parseStat(text: string | undefined): Stat | undefined {
   if (text === undefined) return undefined;
   const close = text.lastIndexOf(")");
   if (close < 0) return undefined;
-  const fields = text.slice(close + 2).split(" ");
+  // Only the first 20 fields after the command: the rest of the line is not split (every look).
+  const fields: string[] = [];
+  for (let from = close + 2; fields.length < 20; ) {
+    const end = text.indexOf(" ", from);
+    fields.push(text.slice(from, end < 0 ? undefined : end));
+    if (end < 0) break;
+    from = end + 1;
+  }
   const [state, ppid, , , ttyNr] = fields;
   const start = fields[19];
   if (state === undefined || ppid === undefined || ttyNr === undefined || start === undefined || !/^\d+$/.test(start)) return undefined;

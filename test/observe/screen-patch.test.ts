@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/observe/frames.js";
 import { FrameLog } from "../../src/observe/frames.js";
 import type { ScreenPatch } from "../../src/observe/delta.js";
-import { offscreen, patchScreen, predict, searchOffscreen } from "../../src/observe/screen-patch.js";
+import { bestScroll, offscreen, patchScreen, predict, scrollGain, searchOffscreen, searchScroll } from "../../src/observe/screen-patch.js";
 
 const frame = (rows: string[], cols = 80, alternate = false): Frame => ({ rows, cols, alternate });
 const numbered = (from: number, count: number, prefix = "line"): string[] => Array.from({ length: count }, (_, i) => `${prefix} ${from + i}`);
@@ -86,6 +86,29 @@ describe("patchScreen", () => {
       }),
       { seed: 7, numRuns: 2000 },
     );
+  });
+});
+
+describe("the bound checked before the scroll search", () => {
+  it("skips the search only where it would find no scroll", () => {
+    const row = fc.constantFrom("", "", "a", "b", "ab", "a long row of text", "another long row");
+    const screen = fc.integer({ min: 1, max: 8 }).chain((n) => fc.tuple(fc.array(row, { minLength: n, maxLength: n }), fc.array(row, { minLength: n, maxLength: n })));
+    let skipped = 0;
+    fc.assert(
+      fc.property(screen, ([before, now]) => {
+        if (scrollGain(before, now) <= 12) skipped++;
+        expect(bestScroll(before, now)).toEqual(searchScroll(before, now));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(skipped).toBeGreaterThan(300); // the bound is exercised, not just the search
+  });
+
+  it("skips a keystroke's echo: one row changed to text the reader does not hold", () => {
+    const before = ["$ ls", "a b c", "$ ech"];
+    expect(scrollGain(before, ["$ ls", "a b c", "$ echo"])).toBe(0);
+    // A row whose new text the reader holds elsewhere could be scrolled into place.
+    expect(scrollGain(before, ["a b c", "$ ech", "$ echo"])).toBeGreaterThan(12);
   });
 });
 
