@@ -39,10 +39,11 @@ export interface PaneObserverOptions {
   /** Why there is a predecessor whose cursors this observer cannot continue (e.g. "evicted"). */
   predecessor?: MissedReason;
   /**
-   * The emulator fell so far behind the stream that its queue was dropped: the screen is stale until
-   * the caller takes tmux's screen again (reseed, "overflow"). Raw output is unaffected.
+   * The screen is stale until the caller takes tmux's screen again: the emulator fell so far behind
+   * the stream that its queue was dropped (reason "overflow": reseed), or it failed on the output
+   * (xterm threw; `error` says how; no reason: resync, nothing was lost). Raw output is unaffected.
    */
-  onStale?: () => void;
+  onStale?: (reason: MissedReason | undefined, error?: unknown) => void;
   /** Character widths of the tmux in use (default: xterm's Unicode 11). */
   widths?: WidthPolicy;
 }
@@ -89,7 +90,7 @@ export class PaneObserver {
   private streamingFlag = true;
   /** Set when the emulator's queue was dropped: the screen waits for a reseed, raw goes on. */
   private stale = false;
-  private readonly onStale: (() => void) | undefined;
+  private readonly onStale: ((reason: MissedReason | undefined, error?: unknown) => void) | undefined;
 
   constructor(options: PaneObserverOptions) {
     this.identity = options.identity;
@@ -102,7 +103,7 @@ export class PaneObserver {
     this.predecessor = options.predecessor;
     this.onStale = options.onStale;
     this.widths = options.widths;
-    this.screen = new Screen({ cols: options.cols, rows: options.rows, scrollback: this.scrollback, widths: this.widths });
+    this.screen = this.newScreen(options.cols, options.rows);
     this.refresh();
   }
 
@@ -157,7 +158,6 @@ export class PaneObserver {
    * view, keep line numbers increasing, and flag the gap for every reader whose cursor precedes it.
    */
   reseed(state: PaneState, reason: MissedReason): void {
-    this.stale = false;
     this.replaceScreen(state);
     this.addBreak(reason, 0);
   }
@@ -182,7 +182,7 @@ export class PaneObserver {
     const history = Math.max(0, state.lines.length - state.rows);
     const lineBase = top - history;
     this.screen.dispose();
-    this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase, widths: this.widths });
+    this.screen = this.newScreen(state.cols, state.rows, lineBase);
     this.applied = this.offset;
     this.screen.write(seedBytes(state), () => {
       // The tracker keeps what readers were shown at the same line numbers: the diff finds the fix.
@@ -203,14 +203,35 @@ export class PaneObserver {
   }
 
   private replaceScreen(state: PaneState): void {
+    this.stale = false;
     const lineBase = this.screen.top + this.screen.rows;
     this.screen.dispose();
-    this.screen = new Screen({ cols: state.cols, rows: state.rows, scrollback: this.scrollback, lineBase, widths: this.widths });
+    this.screen = this.newScreen(state.cols, state.rows, lineBase);
     this.tracker = new RowTracker(lineBase);
     this.trackedTop = lineBase;
     // The capture holds the effect of every byte received so far (writes queued on the old screen too).
     this.applied = this.offset;
     this.seed(state);
+  }
+
+  private newScreen(cols: number, rows: number, lineBase?: number): Screen {
+    const screen: Screen = new Screen({
+      cols,
+      rows,
+      scrollback: this.scrollback,
+      ...(lineBase === undefined ? {} : { lineBase }),
+      widths: this.widths,
+      onFailure: (error) => this.screenFailed(screen, error),
+    });
+    return screen;
+  }
+
+  /** xterm failed on this output: tmux's screen replaces ours (resync); until then rows stand still. */
+  private screenFailed(screen: Screen, error: unknown): void {
+    if (screen !== this.screen || this.stale || !this.onStale) return;
+    this.stale = true;
+    screen.dropQueued();
+    this.onStale(undefined, error);
   }
 
   /** Live bytes from the pane. */
@@ -221,7 +242,7 @@ export class PaneObserver {
     if (this.screen.backlog + bytes.length > MAX_SCREEN_BACKLOG && this.onStale) {
       this.stale = true;
       this.screen.dropQueued();
-      this.onStale();
+      this.onStale("overflow");
       return;
     }
     const end = this.offset;

@@ -16,6 +16,11 @@ export interface LineSource {
   readonly alternate: boolean;
   rowText(y: number): string;
   lineText(line: number): string | undefined;
+  /**
+   * Called once per update: whether screen row `y` may differ from that row at the previous update
+   * (rows it rules out are not read again). Without it, every row is read.
+   */
+  lookAtRows?(): (y: number) => boolean;
 }
 
 export interface Changes {
@@ -96,10 +101,12 @@ export class RowTracker {
       // Never-seen lines changed iff they are not blank (vs ""): decided lazily in changedSince.
       for (let line = Math.max(neverShown, firstLine); line < top; line++) this.mark(line, -seq);
     }
+    const mayDiffer = source.lookAtRows?.();
+    const previous = !forceAll && mayDiffer && this.shown.length === rows ? this.shown : undefined;
     const shown: string[] = [];
     for (let y = 0; y < rows; y++) {
       const line = top + y;
-      const text = source.rowText(y);
+      const text = previous !== undefined && !mayDiffer?.(y) ? (previous[y] as string) : source.rowText(y);
       if (forceAll || text !== this.shownAt(line)) this.mark(line, seq);
       shown.push(text);
     }

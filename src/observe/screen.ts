@@ -8,7 +8,7 @@ import { mayParseNow, wake, type Feedable } from "./feeder.js";
 import { lineStyles, lineToAnsi } from "./style.js";
 import type { WidthPolicy } from "./width-policy.js";
 import { looksPlain, planFloodSkip } from "./flood-skip.js";
-import { atRest, syncWriter, type SyncWriter } from "./xterm-internals.js";
+import { atRest, lastParseRows, rowObject, syncWriter, type SyncWriter } from "./xterm-internals.js";
 
 const { Terminal } = xtermHeadless;
 
@@ -23,6 +23,12 @@ export interface ScreenOptions {
   lineBase?: number;
   /** Character widths and combining as the tmux in use does them; default: xterm's Unicode 11. */
   widths?: WidthPolicy;
+  /**
+   * xterm threw while parsing or resizing (it has bugs: ED 1 with the cursor in the bottom-right
+   * cell of a screen without history). The screen then keeps what it showed, parses nothing more,
+   * and waits to be replaced by tmux's; called once.
+   */
+  onFailure?: (error: unknown) => void;
 }
 
 /**
@@ -74,8 +80,16 @@ export class Screen implements Feedable {
   private noSkipBefore = 0;
   /** Counts parses and resizes: an unchanged count means an unchanged screen. */
   private changes = 0;
+  /** Screen rows changed since the row tracker last looked (lookAtRows), "all" when unknown. */
+  private touched: { from: number; to: number } | "all" | undefined = "all";
+  /** The row objects at that look, by screen row. */
+  private looked: unknown[] = [];
+  /** Set once xterm threw (ScreenOptions.onFailure): nothing is parsed after. */
+  private failed = false;
+  private readonly onFailure: ((error: unknown) => void) | undefined;
 
   constructor(options: ScreenOptions) {
+    this.onFailure = options.onFailure;
     this.lineBase = options.lineBase ?? 0;
     this.scrollback = options.scrollback ?? DEFAULT_SCROLLBACK;
     this.term = new Terminal({
@@ -259,12 +273,35 @@ export class Screen implements Feedable {
   resize(cols: number, rows: number): void {
     if (cols === this.cols && rows === this.rows) return;
     this.changes++;
+    this.touched = "all";
     this.followTrim();
-    this.term.resize(cols, rows);
+    try {
+      this.term.resize(cols, rows);
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
     // Reflow moves the marker both ways without trimming anything: reading it now would count
     // re-wrapped lines as trimmed (or un-trimmed: `top` went to -4 and reads reported a false
     // "overflow" replaying golden/streams/shell-resize.ctl). Keep the count; anchor a fresh marker.
     this.placeMarker();
+  }
+
+  /**
+   * For the row tracker, once per look: whether screen row `y` may differ from that row at its last
+   * look. A row xterm marked in a parse since may; so may every row after a resize, and a row held by
+   * another object now (should xterm ever move a row without marking it). The rest are the same: a
+   * keystroke's echo reads one or two rows instead of all (a row's text is the dearest part of a look).
+   */
+  lookAtRows(): (y: number) => boolean {
+    const touched = this.touched;
+    const before = this.looked;
+    const now: unknown[] = [];
+    for (let y = 0; y < this.rows; y++) now.push(rowObject(this.term, y));
+    this.looked = now;
+    this.touched = undefined;
+    if (touched === "all" || now.includes(undefined)) return () => true;
+    return (y) => (touched !== undefined && y >= touched.from && y <= touched.to) || now[y] !== before[y];
   }
 
   /** Text of the visible row `y` (0-based) of the active buffer, trailing blanks removed. */
@@ -360,8 +397,19 @@ export class Screen implements Feedable {
    * parser at once, so this screen (with the feeder) decides when parsing happens.
    */
   private parse(data: Uint8Array | string): void {
+    if (this.failed) return;
     this.changes++;
-    this.writer.writeSync(data);
+    try {
+      this.writer.writeSync(data);
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    const rows = lastParseRows(this.term);
+    const touched = this.touched;
+    if (touched === "all") return;
+    if (!rows) this.touched = "all";
+    else this.touched = touched ? { from: Math.min(touched.from, rows.from), to: Math.max(touched.to, rows.to) } : rows;
   }
 
   /**
@@ -411,6 +459,13 @@ export class Screen implements Feedable {
       item.onApplied?.();
     }
     return covered;
+  }
+
+  /** xterm threw: its parser and buffers may be half-way through a change, so they are left alone. */
+  private fail(error: unknown): void {
+    this.failed = true;
+    this.touched = "all";
+    this.onFailure?.(error);
   }
 
   /** The normal buffer's history is about to be dropped (CSI 3J, RIS). */

@@ -1,6 +1,7 @@
-// The two private parts of @xterm/headless 6.0 the screen relies on (pinned to that exact version
-// in package.json): its synchronous parse entry, and a look at whether the terminal is at rest
-// between plain-text lines (flood-skip.ts). Everything else goes through xterm's public API.
+// The private parts of @xterm/headless 6.0 the screen relies on (pinned to that exact version in
+// package.json): its synchronous parse entry, a look at whether the terminal is at rest between
+// plain-text lines (flood-skip.ts), and which rows a parse changed (what xterm's renderers repaint)
+// with the line objects behind the rows. Everything else goes through xterm's public API.
 import type { Terminal as XTerminal } from "@xterm/headless";
 import { PanescopeError } from "../errors.js";
 
@@ -23,9 +24,13 @@ export function syncWriter(term: XTerminal): SyncWriter {
 
 interface Core {
   _writeBuffer?: Partial<SyncWriter>;
-  _inputHandler?: { _parser?: { currentState?: unknown }; _utf8Decoder?: { interim?: Uint8Array } };
+  _inputHandler?: {
+    _parser?: { currentState?: unknown };
+    _utf8Decoder?: { interim?: Uint8Array };
+    _dirtyRowTracker?: { start?: unknown; end?: unknown };
+  };
   _charsetService?: { charset?: unknown };
-  buffer?: { scrollTop?: unknown; scrollBottom?: unknown };
+  buffer?: { scrollTop?: unknown; scrollBottom?: unknown; ybase?: unknown; lines?: { get?: (index: number) => unknown } };
 }
 
 function core(term: XTerminal): Core | undefined {
@@ -49,4 +54,27 @@ export function atRest(term: XTerminal): boolean {
     c.buffer?.scrollTop === 0 &&
     c.buffer.scrollBottom === term.rows - 1
   );
+}
+
+/**
+ * The screen rows xterm marked as changed by its last parse (it starts each parse from the cursor's
+ * row; printing, erasing and every scroll mark theirs: its renderers repaint exactly these).
+ * Undefined when they cannot be read (another xterm): then every row counts as changed.
+ */
+export function lastParseRows(term: XTerminal): { from: number; to: number } | undefined {
+  const marks = core(term)?._inputHandler?._dirtyRowTracker;
+  const from = marks?.start;
+  const to = marks?.end;
+  return typeof from === "number" && typeof to === "number" ? { from, to } : undefined;
+}
+
+/**
+ * The object holding screen row `y` of the active buffer. xterm edits a row's cells in place; a
+ * scroll, a reset or a buffer switch puts another object there. Undefined when it cannot be read.
+ */
+export function rowObject(term: XTerminal, y: number): unknown {
+  const buffer = core(term)?.buffer;
+  const lines = buffer?.lines;
+  const ybase = buffer?.ybase;
+  return typeof ybase === "number" && typeof lines?.get === "function" ? lines.get(ybase + y) : undefined;
 }

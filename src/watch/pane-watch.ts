@@ -2,12 +2,12 @@
 // re-seeds it when tmux dropped output (%pause), follows its size, death and respawn, hands output
 // on once tmux confirmed the same process wrote it (gate.ts, liveness.ts), audits the replica at
 // rest, and says when the pane may have left its client's session (the hub follows it).
-import { isPanescopeError } from "../errors.js";
+import { isPanescopeError, messageOf } from "../errors.js";
 import type { ControlClient } from "../tmux/client.js";
 import { STATUS_OPTION } from "../tmux/server.js";
 import type { ControlEvent } from "../tmux/events.js";
 import { parseLayout } from "../tmux/layout.js";
-import { PaneObserver, type PaneIdentity } from "../observe/pane.js";
+import { PaneObserver, type PaneIdentity, type PaneObserverOptions } from "../observe/pane.js";
 import { DEFAULT_SCROLLBACK } from "../observe/screen.js";
 import type { MissedReason, PaneExit } from "../observe/delta.js";
 import { Auditor } from "./audit.js";
@@ -150,8 +150,12 @@ export class PaneWatch {
     const watch = new PaneWatch(client, paneId, options);
     try {
       const probe = await watch.capture();
-      // An emulator that cannot keep up drops its queue; the screen is then taken from tmux again.
-      watch.observerRef = observerFor(paneId, probe, options, () => void watch.retake("overflow"));
+      // An emulator that cannot keep up drops its queue, one that fails on the output stops: the
+      // screen is then taken from tmux again (flagged when output was dropped).
+      watch.observerRef = observerFor(paneId, probe, options, (reason, error) => {
+        if (error !== undefined) options.log?.(`the terminal emulator failed on ${paneId}'s output (${messageOf(error)}): took tmux's screen`);
+        void watch.retake(reason);
+      });
       watch.observerRef.seed(probe.state);
       // Found after the probe: a respawn in between fails the look (pane-process.ts), not the watch.
       if (options.localLiveness !== false && !probe.dead) {
@@ -437,7 +441,7 @@ export function exitOf(status: string | undefined, signal: string | undefined): 
 }
 
 /** A new observer for what a probe found; continues after a predecessor's offsets when given. */
-export function observerFor(paneId: string, probe: PaneProbe, options: PaneWatchOptions, onStale?: () => void): PaneObserver {
+export function observerFor(paneId: string, probe: PaneProbe, options: PaneWatchOptions, onStale?: PaneObserverOptions["onStale"]): PaneObserver {
   const identity: PaneIdentity = {
     paneId,
     panePid: probe.panePid,

@@ -156,3 +156,24 @@ describe("a resized window", () => {
     await follows("unzoom");
   });
 });
+
+describe("output the terminal emulator fails on", () => {
+  it("ED 1 in the bottom-right cell of a screen without history (xterm 6.0 throws): tmux's screen is taken, the watch goes on", async () => {
+    // The pane waits for a line, then sends what makes xterm's eraseInDisplay throw, then more.
+    const command = `sh -c 'read go; printf "\\033[5;12H\\033[1J"; printf "\\033[1;1Hok"; exec cat'`;
+    const test = await startServer({ cols: 12, rows: 5, command });
+    const pane = await paneIn(test, "main");
+    const logged: string[] = [];
+    const mcp = await connect(test.server, { warn: (line) => logged.push(line) });
+    const start = await mcp.capture({ paneId: pane });
+    await test.run(["send-keys", "-t", pane, "Enter"]);
+    const deltas = await mcp.captureUntil(start, (d) => d.rows.some((r) => r.text === "ok"));
+    expect(deltas.some((d) => d.missed)).toBe(false); // nothing was lost: the screen was retaken
+    expect(logged.join("\n")).toMatch(/terminal emulator failed on %\d+'s output .*took tmux's screen/);
+    // The watch goes on: what the pane prints next arrives as usual.
+    await test.run(["send-keys", "-t", pane, "-l", "still here\n"]);
+    const later = await mcp.captureUntil(deltas.at(-1) ?? start, (d) => d.raw.includes("still here"));
+    expect(later.some((d) => d.missed)).toBe(false);
+    expect(await screenHas(test, pane, "still here")).toBe(true);
+  });
+});

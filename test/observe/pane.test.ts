@@ -247,6 +247,30 @@ describe("PaneObserver", () => {
     expect(stale).toBe(1);
   });
 
+  it("an emulator that fails on the output asks for tmux's screen (nothing lost), keeps raw, and goes on after the resync", async () => {
+    const asked: Array<{ reason: string | undefined; error: unknown }> = [];
+    const pane = new PaneObserver({ identity, cols: 12, rows: 5, key, onStale: (reason, error) => asked.push({ reason, error }) });
+    const start = await pane.read();
+    pane.ingest(bytes("\x1b[5;12H\x1b[1J")); // xterm 6.0 throws on this (ED 1, last cell, no history)
+    pane.ingest(bytes("\x1b[1;1Hlost?"));
+    // Until tmux's screen arrives, reads stop at the failed write: raw and rows stay in step.
+    const during = await pane.read(start.cursor);
+    expect(during).toMatchObject({ missed: false, raw: "", rows: [] });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.reason).toBeUndefined();
+    expect(String(asked[0]?.error)).toMatch(/TypeError/);
+    pane.resync({ cols: 12, rows: 5, lines: ["lost?"], cursorX: 5, cursorY: 0 });
+    const delta = await pane.read(start.cursor);
+    expect(delta.missed).toBe(false);
+    expect(delta.raw).toBe("lost?");
+    expect(delta.rows.map((r) => r.text)).toContain("lost?");
+    pane.ingest(bytes("\r\nnext"));
+    const next = await pane.read(delta.cursor);
+    expect(next).toMatchObject({ missed: false, raw: "\nnext" });
+    expect(next.rows.map((r) => r.text)).toEqual(["next"]);
+    expect(asked).toHaveLength(1);
+  });
+
   it("after clear every row a reader saw that is now blank is reported blank, at the same line numbers", async () => {
     const pane = observer();
     for (let i = 0; i < 20; i++) pane.ingest(bytes(`out ${i}\r\n`));

@@ -1,4 +1,5 @@
 // Row tracking: which absolute lines changed between two looks.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RowTracker, type LineSource } from "../../src/observe/rows.js";
 import { Screen } from "../../src/observe/screen.js";
@@ -120,5 +121,71 @@ describe("RowTracker", () => {
     tracker.update(2, source);
     expect(tracker.changedSince(1, source).rows).toEqual([{ line: 1, text: "B" }]);
     expect(tracker.changedSince(0, source).rows).toEqual([{ line: 0, text: "a" }, { line: 1, text: "B" }]);
+  });
+});
+
+/** The screen as a source without lookAtRows: the tracker then reads every row on every update. */
+function everyRow(screen: Screen): LineSource {
+  return {
+    get top() {
+      return screen.top;
+    },
+    get rows() {
+      return screen.rows;
+    },
+    get firstLine() {
+      return screen.firstLine;
+    },
+    get passed() {
+      return screen.passed;
+    },
+    get alternate() {
+      return screen.alternate;
+    },
+    rowText: (y) => screen.rowText(y),
+    lineText: (line) => screen.lineText(line),
+  };
+}
+
+const RESIZE = "(resize)";
+
+describe("RowTracker with the rows xterm marked (lookAtRows)", () => {
+  // Everything that moves or rewrites rows: printing, wraps, cursor moves, erases, inserted and
+  // deleted lines and characters, scroll regions and scrolls, the alternate screen, resets.
+  const pieces = [
+    "text", "wide 世界", "x", "\r\n", "\n", "\r", "\b", "\t", "\x1b[H", "\x1b[3;2H", "\x1b[A", "\x1b[2B", "\x1b[5C",
+    "\x1b[K", "\x1b[1K", "\x1b[2K", "\x1b[J", "\x1b[1J", "\x1b[2J", "\x1b[3J", "\x1b[L", "\x1b[2M", "\x1b[3@", "\x1b[P", "\x1b[2X",
+    "\x1b[2;4r", "\x1b[r", "\x1b[S", "\x1b[2T", "\x1bM", "\x1bD", "\x1bE", "\x1b[?1049h", "\x1b[?1049l", "\x1bc", "\x1b#8",
+    "\x1b[?7l", "\x1b[?7h", "\x1b[4h", "\x1b[4l", "\x1b[10;1H", "a".repeat(25), RESIZE,
+  ];
+  it("finds the same changes as reading every row, over random streams in random chunks", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 60 }), fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }), async (stream, looks) => {
+        const screen = new Screen({ cols: 12, rows: 5, scrollback: 6 });
+        const marked = new RowTracker();
+        const full = new RowTracker();
+        let seq = 0;
+        const update = (): void => {
+          seq++;
+          expect(marked.update(seq, screen)).toBe(full.update(seq, everyRow(screen)));
+          expect(marked.visible).toEqual(full.visible);
+        };
+        update();
+        stream.forEach((piece, i) => {
+          if (piece !== RESIZE) return screen.write(piece, looks[i] ? update : undefined);
+          // As the observer resizes: in stream order, then every row is read again.
+          screen.write("", () => {
+            screen.resize(screen.cols === 12 ? 9 : 12, screen.rows === 5 ? 4 : 5);
+            marked.invalidate();
+            full.invalidate();
+            update();
+          });
+        });
+        screen.write("", update);
+        await screen.flush();
+        for (const since of [0, Math.floor(seq / 2), seq - 1]) expect(marked.changedSince(since, screen)).toEqual(full.changedSince(since, everyRow(screen)));
+      }),
+      { numRuns: Number(process.env.RUNS ?? 400) },
+    );
   });
 });

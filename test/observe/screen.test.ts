@@ -139,3 +139,49 @@ describe("Screen", () => {
     expect(screen.cursorX).toBe(5);
   });
 });
+
+describe("Screen.lookAtRows", () => {
+  const rowsThat = (look: (y: number) => boolean, rows: number): number[] => Array.from({ length: rows }, (_, y) => y).filter(look);
+
+  it("names the rows a parse changed since the last look, and only those", async () => {
+    const screen = new Screen({ cols: 20, rows: 4 });
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2, 3]); // the first look knows nothing
+    await written(screen, "one\r\ntwo\r\nthree");
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2]);
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([]);
+    await written(screen, "!"); // a keystroke's echo: its row
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([2]);
+    screen.write("\x1b[1;1Hx");
+    await written(screen, "\x1b[2;1Hy");
+    // Two parses: both rows, and the row the cursor left (xterm counts it in every parse).
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2]);
+  });
+
+  it("names every row after a scroll, a reset or a resize", async () => {
+    const screen = new Screen({ cols: 20, rows: 4 });
+    await written(screen, "a\r\nb\r\nc\r\nd");
+    screen.lookAtRows();
+    await written(screen, "\r\ne");
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2, 3]);
+    await written(screen, "\x1bc");
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2, 3]);
+    screen.resize(10, 4);
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe("a screen whose emulator fails", () => {
+  it("stops parsing and says so once, instead of throwing out of write (xterm 6.0: ED 1 in the last cell, no history)", async () => {
+    const failures: unknown[] = [];
+    const screen = new Screen({ cols: 12, rows: 5, onFailure: (error) => failures.push(error) });
+    await written(screen, "before");
+    const applied: string[] = [];
+    screen.write("\x1b[5;12H\x1b[1J", () => applied.push("failing write"));
+    screen.write("after", () => applied.push("next write"));
+    await screen.flush();
+    expect(failures).toHaveLength(1);
+    expect(String(failures[0])).toMatch(/TypeError/);
+    expect(applied).toEqual(["failing write", "next write"]); // callbacks still run, in order
+    expect(screen.visibleRows()[0]).toBe("before"); // nothing parsed after the failure
+  });
+});
