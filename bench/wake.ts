@@ -4,8 +4,12 @@
 // panescope does not watch: its work for our pane (confirming, parsing) must not slow the floor (on
 // the same pane it did: the floor then flattered heavier work). Both keys are sent from that
 // session's control client, so no client of the bench but panescope's receives our pane's echo (an
-// agent's send_keys does not either). 3a/3b read with a plain JSON-RPC client; 3c reads through the
-// MCP SDK's client, which adds its own parsing and schema checks to every answer.
+// agent's send_keys does not either). Both keys come after the same QUIET_MS without a keystroke:
+// after a pause every process on the path starts cold (the echo itself: 0.41 ms right after the
+// previous answer, 0.54 ms after the pause). A floor taken right after the answer, while our key
+// came after the pause, understated the floor and overstated the ratio. 3a/3b read with a plain
+// JSON-RPC client; 3c reads through the MCP SDK's client, which adds its own parsing and schema
+// checks to every answer.
 import { setTimeout as sleep } from "node:timers/promises";
 import { percentile, type Result } from "./lib/format.js";
 import { openReader, type Reader } from "./lib/reader.js";
@@ -13,6 +17,8 @@ import { RawControl, startServer, type BenchServer } from "./lib/tmux.js";
 
 /** Unmeasured keys first: the reader's server was just started (its JIT is cold; so is figure 1's). */
 const WARM_KEYS = 10;
+/** Quiet before each key, the floor's and ours alike: a reader is waiting when output comes. */
+const QUIET_MS = 15;
 
 interface Wakes {
   ours: number[];
@@ -25,6 +31,7 @@ async function wakes(bench: BenchServer, keys: RawControl, floorPane: string, re
   const floor: number[] = [];
   for (let i = -WARM_KEYS; i < count; i++) {
     // Floor: a key, timed from send to its %output on the control client.
+    await sleep(QUIET_MS);
     const echoed = new Promise<number>((resolve) => {
       const off = keys.onOutput((pane) => {
         if (pane !== floorPane) return;
@@ -38,7 +45,7 @@ async function wakes(bench: BenchServer, keys: RawControl, floorPane: string, re
 
     // panescope: the read is already waiting when the key is sent (the bench may sleep; tests never).
     const answer = reader.capture({ cursor, waitMs: 5000 });
-    await sleep(15);
+    await sleep(QUIET_MS);
     const t1 = performance.now();
     keys.send(`send-keys -t ${bench.pane} a`);
     const delta = await answer;
