@@ -1,6 +1,7 @@
 // The discontinuity log: a reader hears of every gap after its cursor, also when the log is full.
 import { describe, expect, it } from "vitest";
 import { BreakLog } from "../../src/observe/breaks.js";
+import { getEventListeners } from "node:events";
 import { Wakeup } from "../../src/observe/wakeup.js";
 
 describe("BreakLog", () => {
@@ -37,5 +38,21 @@ describe("Wakeup", () => {
     controller.abort();
     await aborted;
     expect(wakeup.size).toBe(0);
+  });
+
+  it("a wait that news ended lets go of its timer and abort listener on the next turn", async () => {
+    const wakeup = new Wakeup();
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const before = timers();
+    const controller = new AbortController();
+    const woken = wakeup.next(60_000, controller.signal);
+    expect(timers()).toBe(before + 1);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    wakeup.notify();
+    await woken;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timers()).toBe(before);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    controller.abort(); // nothing left to call
   });
 });
