@@ -184,4 +184,18 @@ describe("a screen whose emulator fails", () => {
     expect(applied).toEqual(["failing write", "next write"]); // callbacks still run, in order
     expect(screen.visibleRows()[0]).toBe("before"); // nothing parsed after the failure
   });
+
+  it("also when xterm throws while resizing (found by fuzzing: its Buffer.resize after these)", async () => {
+    const failures: unknown[] = [];
+    const screen = new Screen({ cols: 8, rows: 2, scrollback: 0, onFailure: (error) => failures.push(error) });
+    await written(screen, "世界\x1b[99b\x1b[?6h\r\n");
+    screen.resize(2, 4);
+    await written(screen, "\x1b[1J");
+    screen.resize(8, 5);
+    await written(screen, "\r\n");
+    expect(failures).toHaveLength(0);
+    screen.resize(5, 4);
+    expect(failures).toHaveLength(1);
+    expect((failures[0] as Error).stack).toMatch(/resize/);
+  });
 });
