@@ -222,6 +222,10 @@ export class PaneObserver {
       ...(lineBase === undefined ? {} : { lineBase }),
       widths: this.widths,
       onFailure: (error) => this.screenFailed(screen, error),
+      // Mid-write, before lines a reader has not seen could leave memory (see ingest).
+      onScroll: (top) => {
+        if (top - this.trackedTop > this.scrollback / 2 && screen === this.screen) this.refresh();
+      },
     });
     return screen;
   }

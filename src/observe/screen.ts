@@ -29,6 +29,11 @@ export interface ScreenOptions {
    * and waits to be replaced by tmux's; called once.
    */
   onFailure?: (error: unknown) => void;
+  /**
+   * Called at each scroll while a write is parsed (not while skipping a flood): one write can scroll
+   * a thousand short lines, so whoever diffs rows must be able to do it before lines leave memory.
+   */
+  onScroll?: (top: number) => void;
 }
 
 /**
@@ -87,9 +92,13 @@ export class Screen implements Feedable {
   /** Set once xterm threw (ScreenOptions.onFailure): nothing is parsed after. */
   private failed = false;
   private readonly onFailure: ((error: unknown) => void) | undefined;
+  /** ScreenOptions.onScroll, called only while `parsingWrite`. */
+  private readonly onScrolled: ((top: number) => void) | undefined;
+  private parsingWrite = false;
 
   constructor(options: ScreenOptions) {
     this.onFailure = options.onFailure;
+    this.onScrolled = options.onScroll;
     this.lineBase = options.lineBase ?? 0;
     this.scrollback = options.scrollback ?? DEFAULT_SCROLLBACK;
     this.term = new Terminal({
@@ -115,7 +124,10 @@ export class Screen implements Feedable {
     this.writer = syncWriter(this.term);
     // xterm has no public trim event: count trims through a marker, re-placed before it can be
     // trimmed itself (each scroll trims at most one line). Fires synchronously while parsing.
-    this.term.onScroll(() => this.followTrim());
+    this.term.onScroll(() => {
+      this.followTrim();
+      if (this.parsingWrite) this.onScrolled?.(this.lineBase + this.trimmed + this.buffers.normal.baseY);
+    });
     // Clearing the scrollback (`clear` sends CSI 3J; `reset` and `printf '\033c'` send RIS) drops
     // history lines without a trim and moves xterm's line positions back: count them as trimmed, so
     // line numbers never go backwards and the visible rows keep theirs. Handlers run before xterm's.
@@ -247,7 +259,7 @@ export class Screen implements Feedable {
         this.queued -= item.data.length;
         this.consumed += item.data.length;
         parsed += item.data.length;
-        if (item.data.length > 0) this.parse(item.data);
+        if (item.data.length > 0) this.parse(item.data, true);
         item.onApplied?.();
       }
     } finally {
@@ -396,14 +408,18 @@ export class Screen implements Feedable {
    * slice for each terminal in the same timer phase); its WriteBuffer's writeSync runs the same
    * parser at once, so this screen (with the feeder) decides when parsing happens.
    */
-  private parse(data: Uint8Array | string): void {
+  private parse(data: Uint8Array | string, write = false): void {
     if (this.failed) return;
     this.changes++;
+    this.parsingWrite = write;
     try {
       this.writer.writeSync(data);
     } catch (error) {
       this.fail(error);
       return;
+    } finally {
+      this.parsingWrite = false;
+      this.changes++; // a look taken mid-write (onScroll) saw part of it
     }
     const rows = lastParseRows(this.term);
     const touched = this.touched;

@@ -247,6 +247,20 @@ describe("PaneObserver", () => {
     expect(stale).toBe(1);
   });
 
+  it("one write that scrolls past the scrollback flags nothing: rows are diffed at its scrolls, before lines leave memory", async () => {
+    const pane = new PaneObserver({ identity, cols: 20, rows: 5, key, scrollback: 50 });
+    const start = await pane.read();
+    const waiting = pane.waitForChange(start.cursor, 5000);
+    await new Promise((resolve) => setImmediate(resolve));
+    // 400 short lines in one chunk (a 4 KiB pty read holds ~1000 of them): 8× the scrollback.
+    const lines = Array.from({ length: 400 }, (_, i) => `${i + 1}`);
+    pane.ingest(bytes(lines.map((l) => `${l}\r\n`).join("")));
+    const delta = await waiting;
+    expect(delta.missed).toBe(false);
+    expect(delta.raw.split("\n").filter((l) => l !== "")).toEqual(lines);
+    expect(delta.rows.map((r) => r.text).slice(-3)).toEqual(["398", "399", "400"]);
+  });
+
   it("an emulator that fails on the output asks for tmux's screen (nothing lost), keeps raw, and goes on after the resync", async () => {
     const asked: Array<{ reason: string | undefined; error: unknown }> = [];
     const pane = new PaneObserver({ identity, cols: 12, rows: 5, key, onStale: (reason, error) => asked.push({ reason, error }) });
