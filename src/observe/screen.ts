@@ -410,7 +410,6 @@ export class Screen implements Feedable {
    */
   private parse(data: Uint8Array | string, write = false): void {
     if (this.failed) return;
-    this.changes++;
     this.parsingWrite = write;
     try {
       this.writer.writeSync(data);
@@ -419,7 +418,8 @@ export class Screen implements Feedable {
       return;
     } finally {
       this.parsingWrite = false;
-      this.changes++; // a look taken mid-write (onScroll) saw part of it
+      // Counted once the parse is over: a look taken inside it (onScroll) saw only part of it.
+      this.changes++;
     }
     const rows = lastParseRows(this.term);
     const touched = this.touched;
