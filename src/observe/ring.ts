@@ -1,6 +1,7 @@
 // A pane's raw output with absolute byte offsets: the long memory behind `raw` and cursors.
-// Stored as 64 KiB blocks aligned to absolute offsets, allocated as output arrives (the newest block
+// Stored as 64 KiB blocks aligned to absolute offsets, allocated as output arrives (the first block
 // grows by doubling) and dropped whole once evicted, so an idle pane costs bytes, not the capacity.
+// An evicted block is reused for the next one: a flood past the capacity allocates nothing.
 
 import { PanescopeError } from "../errors.js";
 
@@ -24,6 +25,8 @@ export class ByteRing {
   /** blocks[i] holds absolute offsets [(firstBlock + i) * BLOCK_SIZE, …); only the last grows. */
   #blocks: Uint8Array[] = [];
   #firstBlock = 0;
+  /** The last block evicted, kept for the next new block. */
+  #spare: Uint8Array | undefined;
 
   constructor(capacity = DEFAULT_RING_CAPACITY) {
     if (!Number.isSafeInteger(capacity) || capacity < 1) {
@@ -47,9 +50,9 @@ export class ByteRing {
     return this.#blocks.length;
   }
 
-  /** Bytes currently allocated for storage, always ≤ capacity + 2 blocks. */
+  /** Bytes currently allocated for storage (the spare block too), always ≤ capacity + 3 blocks. */
   get allocatedBytes(): number {
-    let total = 0;
+    let total = this.#spare?.length ?? 0;
     for (const block of this.#blocks) total += block.length;
     return total;
   }
@@ -61,6 +64,7 @@ export class ByteRing {
       this.#end += src.length - this.capacity;
       src = src.subarray(src.length - this.capacity);
       this.#blocks = [];
+      this.#spare = undefined;
     }
     if (this.#blocks.length === 0) this.#firstBlock = Math.floor(this.#end / BLOCK_SIZE);
 
@@ -77,7 +81,8 @@ export class ByteRing {
 
     this.#start = Math.max(this.#start, this.#end - this.capacity);
     while (this.#blocks.length > 0 && (this.#firstBlock + 1) * BLOCK_SIZE <= this.#start) {
-      this.#blocks.shift();
+      const evicted = this.#blocks.shift();
+      if (evicted?.length === BLOCK_SIZE) this.#spare = evicted;
       this.#firstBlock += 1;
     }
   }
@@ -116,6 +121,14 @@ export class ByteRing {
   #blockFor(index: number, needed: number): Uint8Array {
     const existing = this.#blocks[index];
     if (existing !== undefined && existing.length >= needed) return existing;
+    if (existing === undefined && index > 0) {
+      // Output went past a whole block: it comes in bulk, so take a whole one (doubling a block up
+      // from 1 KiB allocated and copied it twice over, per 64 KiB of a flood).
+      const block = this.#spare ?? new Uint8Array(BLOCK_SIZE);
+      this.#spare = undefined;
+      this.#blocks[index] = block;
+      return block;
+    }
     let size = Math.max(MIN_BLOCK, existing?.length ?? 0);
     while (size < needed) size *= 2;
     const grown = new Uint8Array(Math.min(size, BLOCK_SIZE));

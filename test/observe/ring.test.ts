@@ -66,7 +66,8 @@ describe("ByteRing", () => {
     for (let i = 0; i < 200; i++) ring.append(stream(i * 10_000, 10_000));
     expect(ring.end).toBe(2_000_000);
     expect(ring.blockCount).toBeLessThanOrEqual(256 / 64 + 1);
-    expect(ring.allocatedBytes).toBeLessThanOrEqual(256 * 1024 + BLOCK_SIZE);
+    // The blocks the capacity spans (unaligned: one more), and one evicted block kept for reuse.
+    expect(ring.allocatedBytes).toBeLessThanOrEqual(256 * 1024 + 2 * BLOCK_SIZE);
     expectBytes(ring.read(ring.start).bytes, stream(ring.start, 256 * 1024));
   });
 
@@ -96,7 +97,7 @@ describe("ByteRing", () => {
             end += step.length;
             expect(ring.end).toBe(end);
             expect(ring.start).toBe(Math.max(0, end - capacity));
-            expect(ring.allocatedBytes).toBeLessThanOrEqual(capacity + 2 * BLOCK_SIZE);
+            expect(ring.allocatedBytes).toBeLessThanOrEqual(capacity + 3 * BLOCK_SIZE);
           } else {
             const [lo, hi] = [Math.min(step.a, step.b), Math.max(step.a, step.b)];
             const from = Math.floor(lo * end);
