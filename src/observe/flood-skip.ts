@@ -72,27 +72,33 @@ export function planFloodSkip(pieces: readonly Uint8Array[], start: SkipStart, k
  */
 const LOOK_BACK = 256;
 
-/** The latest place to resume from for each of the last `size` scroll counts (one walk, no list). */
+/**
+ * The latest place to resume from for each of the last `size` (at least) scroll counts (one walk,
+ * no list). Its slots are a power of two: a mask, not a division, per line of a flood.
+ */
 class Cuts {
   private readonly scrolls: Int32Array;
   private readonly piece: Int32Array;
   private readonly offset: Int32Array;
+  private readonly mask: number;
 
-  constructor(private readonly size: number) {
-    this.scrolls = new Int32Array(size).fill(-1);
-    this.piece = new Int32Array(size);
-    this.offset = new Int32Array(size);
+  constructor(size: number) {
+    const slots = 2 ** Math.ceil(Math.log2(Math.max(2, size)));
+    this.mask = slots - 1;
+    this.scrolls = new Int32Array(slots).fill(-1);
+    this.piece = new Int32Array(slots);
+    this.offset = new Int32Array(slots);
   }
 
   record(scrolls: number, piece: number, offset: number): void {
-    const i = scrolls % this.size;
+    const i = scrolls & this.mask;
     this.scrolls[i] = scrolls;
     this.piece[i] = piece;
     this.offset[i] = offset;
   }
 
   at(scrolls: number): { piece: number; offset: number } | undefined {
-    const i = scrolls % this.size;
+    const i = scrolls & this.mask;
     return this.scrolls[i] === scrolls ? { piece: this.piece[i] as number, offset: this.offset[i] as number } : undefined;
   }
 }
@@ -128,13 +134,13 @@ class Walk {
     const end = data.length;
     for (let i = 0; i < end; i++) {
       const b = data[i] as number;
-      if (b >= 0x20 && b < 0x7f) {
+      // Printable ASCII (0x20–0x7e) in one unsigned comparison: this loop sees every byte of a flood.
+      if (((b - 0x20) >>> 0) < 0x5f) {
         // A run of one-cell characters, as xterm prints them: each wraps first when the line is
         // full (a pending wrap), or without wraparound overwrites the last column.
         let j = i + 1;
         while (j < end) {
-          const c = data[j] as number;
-          if (c < 0x20 || c >= 0x7f) break;
+          if (((data[j] as number) - 0x20) >>> 0 >= 0x5f) break;
           j++;
         }
         let left = j - i;
