@@ -374,6 +374,7 @@ export class PaneObserver {
     if (this.closedFlag) limitMs = undefined;
     const screen = this.screen;
     if (screen.busy) {
+      screen.hurry(); // nothing queued may wait for more now
       const exact = screen.backlog < FAR_BEHIND_BYTES;
       const until = performance.now() + (limitMs ?? READ_CATCH_UP_MS);
       while (screen.pump() && (exact || performance.now() < until));

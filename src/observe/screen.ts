@@ -41,20 +41,32 @@ export interface ScreenOptions {
  * parsing (2-core VM), so twenty flooding panes share the event loop with reads and tmux replies.
  */
 export const SLICE_BYTES = 32 * 1024;
-/** Backlog from which a plain-text flood's doomed lines are skipped (flood-skip.ts), not parsed. */
-const SKIP_BACKLOG = 64 * 1024;
-/** Most bytes looked at for one skip: ≈0.3 ms of scanning; the lines kept are parsed as usual. */
-const SKIP_SCAN_BYTES = 256 * 1024;
+/**
+ * Plain text nobody waits for waits for this much backlog (or PLAIN_DELAY_MS) before it is parsed.
+ * Each skip still parses the last rows + scrollback lines (≈1.4 µs a line), so the fewer skips the
+ * better: `seq` at ~6 MB/s cost 45–49 ms of CPU per MB with 128 KiB and 30 ms, 34–44 with these.
+ */
+export const SKIP_BACKLOG = 256 * 1024;
+/**
+ * Backlog from which a skip is tried when its turn comes (flood-skip.ts): below it one can hardly
+ * pay (a skip keeps the terminal's last rows + scrollback lines: ≥ 1 KiB), and a failed plan costs
+ * a walk over the bytes.
+ */
+const SKIP_MIN_BYTES = 8 * 1024;
+/** Most bytes looked at for one skip: ≈1.5 ms of scanning; the lines kept are parsed as usual. */
+export const SKIP_SCAN_BYTES = 512 * 1024;
 /**
  * What looks like plain text, with nobody waiting for it, is parsed this late at most, unless
  * SKIP_BACKLOG of it gathers first: a flood then reaches the backlog a skip needs instead of being
  * parsed line by line as it trickles in. A read parses what it needs at once (PaneObserver.settle).
  */
-const PLAIN_DELAY_MS = 20;
+export const PLAIN_DELAY_MS = 50;
 
 interface Pending {
   data: Uint8Array | string;
   onApplied: (() => void) | undefined;
+  /** performance.now() when written: plain text waits PLAIN_DELAY_MS from here at most. */
+  at: number;
 }
 
 export class Screen implements Feedable {
@@ -79,6 +91,8 @@ export class Screen implements Feedable {
   private readonly scrollback: number;
   /** Set while plain text waits (PLAIN_DELAY_MS) for more before it is parsed. */
   private delay: NodeJS.Timeout | undefined;
+  /** Someone waits for what is queued (a waited write, hurry, a marker): parse it all, defer nothing. */
+  private urgent = false;
   private passedLines = { from: 0, to: 0 };
   /** Bytes parsed or skipped so far, and the count before which no skip is tried again. */
   private consumed = 0;
@@ -201,26 +215,42 @@ export class Screen implements Feedable {
    * false for output nobody waits on yet, which may wait for more (a flood to skip).
    */
   write(data: Uint8Array | string, onApplied?: () => void, waited = true): void {
-    this.queue.push({ data, onApplied });
+    const first = this.queue.length === this.head && !this.parsing;
+    this.queue.push({ data, onApplied, at: performance.now() });
     this.queued += data.length;
-    const first = this.queue.length - this.head === 1 && !this.parsing;
+    // An empty write marks a point in the stream (a resize, a flush) that someone waits for.
+    if (waited || data.length === 0 || typeof data === "string") this.urgent = true;
     // A little awaited output on an idle screen (a keystroke's echo) is parsed now: the waiting
     // reader is answered without a turn of the event loop. Anything behind other data waits its turn.
     if (waited && first && mayParseNow(data.length)) this.pump();
-    else if (!waited && typeof data !== "string" && data.length > 0 && this.queued < SKIP_BACKLOG && looksPlain(data)) this.later();
-    else wake(this);
+    else if (!this.waitFor()) wake(this);
   }
 
   /** Someone waits for this screen's news: parse what is queued on the next turn, not later. */
   hurry(): void {
-    if (this.busy) wake(this);
+    if (!this.busy) return;
+    this.urgent = true;
+    wake(this);
   }
 
-  private later(): void {
+  /**
+   * Whether the queued data waits for more before it is parsed (a timer then wakes the screen at its
+   * deadline): plain text nobody waits for, short of the backlog a skip needs, queued less than
+   * PLAIN_DELAY_MS ago. A flood is then skipped a backlog at a time instead of parsed as it trickles
+   * in (the remainder after a skip too: parsing that at once left half of a `seq` flood parsed).
+   */
+  private waitFor(): boolean {
+    if (this.urgent || this.queued >= SKIP_BACKLOG || this.consumed < this.noSkipBefore) return false;
+    const item = this.queue[this.head];
+    if (item === undefined || typeof item.data === "string" || !looksPlain(item.data)) return false;
+    const left = item.at + PLAIN_DELAY_MS - performance.now();
+    if (left <= 0) return false;
+    // At the head's deadline (+1: a timer may fire up to a millisecond early by performance.now()).
     this.delay ??= setTimeout(() => {
       this.delay = undefined;
       wake(this);
-    }, PLAIN_DELAY_MS).unref();
+    }, left + 1).unref();
+    return true;
   }
 
   /**
@@ -234,20 +264,27 @@ export class Screen implements Feedable {
     this.queue.length = 0;
     this.head = 0;
     this.queued = 0;
+    this.urgent = false;
     return dropped;
   }
 
   /**
    * Parses queued writes, in order, until about `bytes` were parsed (at least one write); returns
-   * whether more remain. The feeder calls it in turns; a reader calls it to catch its pane up now.
+   * whether more is due now (plain text may wait for more: waitFor). The feeder calls it in turns;
+   * a reader calls it after hurry() to catch its pane up now.
    */
   pump(bytes = SLICE_BYTES): boolean {
     if (this.parsing) return this.busy;
     this.parsing = true;
     let parsed = 0;
+    let waiting = false;
     try {
       while (this.head < this.queue.length && parsed < bytes) {
-        if (this.queued >= SKIP_BACKLOG) {
+        if (this.waitFor()) {
+          waiting = true;
+          break;
+        }
+        if (this.queued >= SKIP_MIN_BYTES) {
           const done = this.skipFlood();
           if (done > 0) {
             parsed += done;
@@ -268,11 +305,12 @@ export class Screen implements Feedable {
     if (this.head === this.queue.length) {
       this.queue.length = 0;
       this.head = 0;
+      this.urgent = false;
     } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue.splice(0, this.head);
       this.head = 0;
     }
-    return this.busy;
+    return this.busy && !waiting;
   }
 
   /** Resolves once everything written so far has been applied. */
@@ -459,7 +497,7 @@ export class Screen implements Feedable {
     this.trimmed += resume.scrolls;
     this.markerAbs += resume.scrolls;
     // Where the skipped bytes would have left the cursor: column 0 of the bottom row.
-    this.parse(`\x1b[${this.rows};1H`);
+    this.parse(toBottomRow(this.rows));
     this.parse((pieces[resume.piece] as Uint8Array).subarray(resume.offset));
     for (let p = resume.piece + 1; p < plan.pieces; p++) this.parse(pieces[p] as Uint8Array);
     // Every line held before is gone now (the plan leaves enough scrolls): none of it was lost.
@@ -527,7 +565,18 @@ export class Screen implements Feedable {
   }
 }
 
-const EMPTY: Pending = { data: "", onApplied: undefined };
+const EMPTY: Pending = { data: "", onApplied: undefined, at: 0 };
+
+/** CUP to column 1 of the bottom row, as bytes: xterm's parse then only ever sees byte input here. */
+function toBottomRow(rows: number): Uint8Array {
+  let bytes = BOTTOM_ROW.get(rows);
+  if (bytes === undefined) {
+    bytes = new TextEncoder().encode(`\x1b[${rows};1H`);
+    BOTTOM_ROW.set(rows, bytes);
+  }
+  return bytes;
+}
+const BOTTOM_ROW = new Map<number, Uint8Array>();
 
 function textOf(line: IBufferLine | undefined, cols: number): string {
   // Pass cols: after a shrink, stale cells beyond the new width remain in the line (xterm 6.0).

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { planFloodSkip, type SkipStart } from "../../src/observe/flood-skip.js";
 import { PaneObserver } from "../../src/observe/pane.js";
-import { Screen } from "../../src/observe/screen.js";
+import { PLAIN_DELAY_MS, Screen, SKIP_BACKLOG, SKIP_SCAN_BYTES } from "../../src/observe/screen.js";
 import { prng } from "../support/prng.js";
 
 const bytes = (text: string): Uint8Array => Buffer.from(text, "latin1");
@@ -160,13 +160,14 @@ describe("plain text waits for more before it is parsed", () => {
   afterEach(() => vi.useRealTimers());
 
   it("until the delay ends, or until a waiting reader hurries it", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    // The delay is reckoned from when the data came (performance.now()): fake both clocks.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     const screen = new Screen({ cols: 20, rows: 5 });
     // Output nobody waits on yet, under a skip's backlog.
     screen.write(bytes("plain\r\n".repeat(1000)), undefined, false);
     for (let i = 0; i < 5; i++) await turn();
     expect(screen.busy).toBe(true);
-    vi.advanceTimersByTime(20);
+    vi.advanceTimersByTime(PLAIN_DELAY_MS + 1);
     await turn();
     expect(screen.busy).toBe(false);
 
@@ -182,6 +183,34 @@ describe("plain text waits for more before it is parsed", () => {
     await turn();
     expect(screen.busy).toBe(false);
     screen.dispose();
+  });
+
+  it("what a skip leaves over waits too, so a flood is skipped a backlog at a time", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    const screen = new Screen({ cols: 20, rows: 5, scrollback: 10 });
+    const reference = new Screen({ cols: 20, rows: 5, scrollback: 10 });
+    // More than one skip looks at: the first skip covers part, the rest is under a backlog.
+    let lines = "";
+    for (let i = 0; lines.length < SKIP_SCAN_BYTES + SKIP_BACKLOG / 2; i++) lines += `line ${i}\r\n`;
+    for (let offset = 0; offset < lines.length; offset += 4096) {
+      const chunk = bytes(lines.slice(offset, offset + 4096));
+      screen.write(chunk, undefined, false);
+      reference.write(chunk);
+    }
+    for (let i = 0; i < 5; i++) await turn();
+    // Parsed at once, the rest would be gone by now (it was: half of a `seq` flood got parsed so).
+    expect(screen.backlog).toBeGreaterThan(0);
+    expect(screen.backlog).toBeLessThan(lines.length - SKIP_SCAN_BYTES + 4096);
+    expect(screen.busy).toBe(true);
+    vi.advanceTimersByTime(PLAIN_DELAY_MS + 1);
+    await turn();
+    expect(screen.busy).toBe(false);
+    await reference.flush();
+    expect(screen.visibleRows()).toEqual(reference.visibleRows());
+    expect(screen.historyRows(10)).toEqual(reference.historyRows(10));
+    expect(screen.top).toBe(reference.top);
+    screen.dispose();
+    reference.dispose();
   });
 
   it("a reader waiting on the pane is answered without the delay", async () => {
