@@ -1,6 +1,7 @@
 // Figure 1, flood ingest: a pane floods (`seq`, then a TUI-like repaint stream `cat`-ed); time from
 // the start until panescope's observer has applied the last byte (screen parsed, rows diffed), vs a
-// decode-only control-mode reader seeing the end marker. Runs alternate, each on a fresh server.
+// decode-only control-mode reader seeing the end marker. Each reader stays attached to its own
+// server's pane for all its runs (a running server's ingest); the runs alternate between them.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +10,7 @@ import { ControlClient } from "../src/tmux/client.js";
 import { PaneWatch } from "../src/watch/pane-watch.js";
 import { Liveness } from "../src/watch/liveness.js";
 import { median, type Result } from "./lib/format.js";
-import { gated, markerWatch, RawControl, serverName, startServer, timedTmux, type BenchServer } from "./lib/tmux.js";
+import { markerWatch, RawControl, serverName, startServer, timedTmux, type BenchServer } from "./lib/tmux.js";
 
 const MARKER = "FLOOD" + "END"; // split so no command line shows the marker before the flood ends
 
@@ -39,78 +40,119 @@ export function tuiStream(frames: number): Buffer {
   return Buffer.from(parts.join(""));
 }
 
-export async function baselineRun(bench: BenchServer): Promise<Run> {
-  const raw = new RawControl(bench.name, bench.session);
-  await raw.ready();
-  const seen = markerWatch(MARKER);
-  let bytes = 0;
-  const t0 = performance.now();
-  const cpu = process.cpuUsage();
-  const done = new Promise<number>((resolve) => {
-    raw.onOutput((pane, data) => {
-      if (pane !== bench.pane) return;
-      bytes += data.length;
-      if (seen(data)) resolve(performance.now());
-    });
-  });
-  await timedTmux(bench.name, ["wait-for", "-S", "go"]);
-  const t1 = await done;
-  const cpuMs = cpuSince(cpu);
-  await raw.close();
-  return { ms: t1 - t0, bytes, cpuMs };
+/** A server whose pane floods once per `tmux wait-for go`, ending each flood with a numbered marker. */
+async function floodServer(script: string): Promise<BenchServer> {
+  const name = serverName();
+  const command = `sh -c 'n=0; while tmux -L ${name} wait-for go; do n=$((n+1)); ${script}; echo ${MARKER.slice(0, 5)}""${MARKER.slice(5)}:$n:; done'`;
+  return startServer({ command, name });
 }
 
-export async function panescopeRun(bench: BenchServer): Promise<Run> {
-  // The hub's own path (control client with flow control, the quiet client that confirms output,
+/** One reader attached for all its runs, as a running server watches a pane: each run is one flood. */
+interface Reader {
+  run(): Promise<Run>;
+  close(): Promise<void>;
+}
+
+export async function baselineReader(bench: BenchServer): Promise<Reader> {
+  const raw = new RawControl(bench.name, bench.session);
+  await raw.ready();
+  let runs = 0;
+  return {
+    async run() {
+      const seen = markerWatch(`${MARKER}:${++runs}:`);
+      let bytes = 0;
+      const done = new Promise<number>((resolve) => {
+        const off = raw.onOutput((pane, data) => {
+          if (pane !== bench.pane) return;
+          bytes += data.length;
+          if (seen(data)) {
+            off();
+            resolve(performance.now());
+          }
+        });
+      });
+      const t0 = performance.now();
+      const cpu = process.cpuUsage();
+      await timedTmux(bench.name, ["wait-for", "-S", "go"]);
+      const t1 = await done;
+      return { ms: t1 - t0, bytes, cpuMs: cpuSince(cpu) };
+    },
+    close: () => raw.close(),
+  };
+}
+
+export async function panescopeReader(bench: BenchServer): Promise<Reader> {
+  // The hub's own path (control client with flow control, output confirmed from /proc or by tmux,
   // PaneWatch, PaneObserver), minus the cache.
   const client = await ControlClient.start({ server: bench.server, session: bench.session, autoContinue: false });
   const liveness = new Liveness({ server: bench.server });
   const watch = await PaneWatch.start(client, bench.pane, { key: randomBytes(32), instance: randomBytes(8), liveness });
   const observer = watch.observer;
-  const start = observer.offset;
-  const seen = markerWatch(MARKER);
   let paused = false;
-  const received = new Promise<void>((resolve) => {
-    client.on((event) => {
-      if (event.type === "pause") paused = true;
-      if (event.type === "output" && event.paneId === bench.pane && seen(event.data)) resolve();
-    });
+  const offPause = client.on((event) => {
+    if (event.type === "pause") paused = true;
   });
-  const t0 = performance.now();
-  const cpu = process.cpuUsage();
-  await timedTmux(bench.name, ["wait-for", "-S", "go"]);
-  await received;
-  // Output reaches the observer once tmux confirmed who wrote it (a quiet-client round trip).
-  while (watch.unconfirmed > 0) await new Promise((resolve) => setTimeout(resolve, 1));
-  const { rows } = await observer.screenText(); // resolves once the screen applied every byte so far
-  const t1 = performance.now();
-  const cpuMs = cpuSince(cpu);
-  if (!rows.some((row) => row.includes(MARKER))) throw new Error("flood: the observer's screen lacks the end marker");
-  const bytes = observer.offset - start;
-  watch.dispose();
-  await liveness.close();
-  await client.close();
-  if (paused) throw new Error("flood: tmux paused the pane (panescope fell 5 s behind)");
-  return { ms: t1 - t0, bytes, cpuMs };
+  let runs = 0;
+  return {
+    async run() {
+      const marker = `${MARKER}:${++runs}:`;
+      const seen = markerWatch(marker);
+      const start = observer.offset;
+      const received = new Promise<void>((resolve) => {
+        const off = client.on((event) => {
+          if (event.type === "output" && event.paneId === bench.pane && seen(event.data)) {
+            off();
+            resolve();
+          }
+        });
+      });
+      const t0 = performance.now();
+      const cpu = process.cpuUsage();
+      await timedTmux(bench.name, ["wait-for", "-S", "go"]);
+      await received;
+      // Output reaches the observer once it is confirmed the pane's process wrote it.
+      while (watch.unconfirmed > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      const { rows } = await observer.screenText(); // resolves once the screen applied every byte so far
+      const t1 = performance.now();
+      const cpuMs = cpuSince(cpu);
+      if (!rows.some((row) => row.includes(marker))) throw new Error("flood: the observer's screen lacks the end marker");
+      if (paused) throw new Error("flood: tmux paused the pane (panescope fell 5 s behind)");
+      return { ms: t1 - t0, bytes: observer.offset - start, cpuMs };
+    },
+    async close() {
+      offPause();
+      watch.dispose();
+      await liveness.close();
+      await client.close();
+    },
+  };
 }
 
-async function measure(command: (name: string) => string, reps: number): Promise<{ ours: Run[]; base: Run[] }> {
+async function measure(script: string, reps: number, warmups: number): Promise<{ ours: Run[]; base: Run[] }> {
   const ours: Run[] = [];
   const base: Run[] = [];
-  // One unmeasured run of each first: the figure is a running server's ingest, not the JIT
-  // compiling xterm and the parser (a cold first run of the quick figure cost ~30% of its time).
-  for (let i = -1; i < reps; i++) {
-    // Alternate which goes first so a warming machine favours neither.
-    for (const kind of i % 2 === 0 ? (["base", "ours"] as const) : (["ours", "base"] as const)) {
-      const name = serverName();
-      const bench = await startServer({ command: command(name), name });
-      try {
-        const run = kind === "base" ? await baselineRun(bench) : await panescopeRun(bench);
-        if (i >= 0) (kind === "base" ? base : ours).push(run);
-      } finally {
-        await bench.kill();
+  // Each reader on its own server (a second control client would double tmux's work), attached once.
+  const servers = { base: await floodServer(script), ours: await floodServer(script) };
+  try {
+    const readers = { base: await baselineReader(servers.base), ours: await panescopeReader(servers.ours) };
+    try {
+      // Unmeasured runs of each first: the figure is a running server's ingest, not the JIT
+      // compiling xterm and the parser (the quick figure's first run after one warm-up was still
+      // ~30% slower than the fourth; a cold first run cost more).
+      for (let i = -warmups; i < reps; i++) {
+        // Alternate which goes first so a warming machine favours neither.
+        for (const kind of i % 2 === 0 ? (["base", "ours"] as const) : (["ours", "base"] as const)) {
+          const run = await readers[kind].run();
+          if (i >= 0) (kind === "base" ? base : ours).push(run);
+        }
       }
+    } finally {
+      await readers.base.close();
+      await readers.ours.close();
     }
+  } finally {
+    await servers.base.kill();
+    await servers.ours.kill();
   }
   return { ours, base };
 }
@@ -122,7 +164,10 @@ function throughput(runs: Run[]): number {
 export async function flood(quick: boolean): Promise<Result[]> {
   const dir = mkdtempSync(join(tmpdir(), "panescope-bench-"));
   try {
-    const reps = quick ? 1 : 3;
+    // A quick run is 1.5 MB (~0.3 s): the median of 3 after 3 warm-ups, as one such run varied
+    // by ±25% on a shared 2-core machine. The full figure's 17 MB runs warm up in one.
+    const reps = 3;
+    const warmups = quick ? 3 : 1;
     const count = quick ? 200_000 : 2_000_000;
     const tuiFile = join(dir, "tui.bin");
     writeFileSync(tuiFile, tuiStream(quick ? 1_000 : 8_000));
@@ -132,7 +177,7 @@ export async function flood(quick: boolean): Promise<Result[]> {
       { id: "1b", label: "flood ingest: TUI repaint stream", script: `cat ${tuiFile}` },
     ];
     for (const c of cases) {
-      const { ours, base } = await measure((name) => gated(name, `${c.script}; echo FLOOD""END`), reps);
+      const { ours, base } = await measure(c.script, reps, warmups);
       const mb = (ours[0]?.bytes ?? 0) / 1e6;
       results.push({
         id: c.id,
