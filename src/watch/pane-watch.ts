@@ -12,6 +12,7 @@ import { DEFAULT_SCROLLBACK } from "../observe/screen.js";
 import type { MissedReason, PaneExit } from "../observe/delta.js";
 import { Auditor } from "./audit.js";
 import { Confirmer } from "./confirm.js";
+import { FailurePause } from "./failure-pause.js";
 import type { Liveness } from "./liveness.js";
 import { auditPane } from "./replica-check.js";
 import { PaneProcess } from "./pane-process.js";
@@ -76,6 +77,8 @@ export class PaneWatch {
   private size = { cols: 0, rows: 0 };
   private windowId = "";
   private disposed = false;
+  private readonly failures = new FailurePause();
+  private failureTimer: NodeJS.Timeout | undefined;
   private unbind: () => void = () => undefined;
   /** Live output waits here until tmux confirms the pane still runs the observer's process. */
   private readonly confirmer: Confirmer;
@@ -153,8 +156,8 @@ export class PaneWatch {
       // An emulator that cannot keep up drops its queue, one that fails on the output stops: the
       // screen is then taken from tmux again (flagged when output was dropped).
       watch.observerRef = observerFor(paneId, probe, options, (reason, error) => {
-        if (error !== undefined) options.log?.(`the terminal emulator failed on ${paneId}'s output (${messageOf(error)}): took tmux's screen`);
-        void watch.retake(reason);
+        if (error === undefined) void watch.retake(reason);
+        else watch.emulatorFailed(error);
       });
       watch.observerRef.seed(probe.state);
       // Found after the probe: a respawn in between fails the look (pane-process.ts), not the watch.
@@ -225,6 +228,7 @@ export class PaneWatch {
 
   dispose(): void {
     this.disposed = true;
+    clearTimeout(this.failureTimer);
     this.confirmer.stop();
     this.auditor.dispose();
     this.unbind();
@@ -376,6 +380,26 @@ export class PaneWatch {
     if (pid !== undefined && pid !== "" && Number(pid) !== observer.identity.panePid) this.markRespawned();
     else if (held !== undefined && held !== "") this.markClosed(exitOf(held, undefined));
     else if (dead === "1") this.markClosed(exitOf(status, signal));
+  }
+
+  /**
+   * xterm threw on the pane's output (or on tmux's screen): take tmux's screen again, at once the
+   * first time, after a growing pause when it keeps failing (failure-pause.ts): one line each.
+   */
+  private emulatorFailed(error: unknown): void {
+    const wait = this.failures.next(performance.now());
+    const what = `the terminal emulator failed on ${this.paneId}'s output (${messageOf(error)})`;
+    this.options.log?.(wait === 0 ? `${what}: took tmux's screen` : `${what}, ${this.failures.run} times in a row: taking tmux's screen in ${wait} ms`);
+    if (wait === 0) {
+      void this.retake(undefined);
+      return;
+    }
+    clearTimeout(this.failureTimer);
+    this.failureTimer = setTimeout(() => {
+      this.failureTimer = undefined;
+      if (!this.disposed) void this.retake(undefined);
+    }, wait);
+    this.failureTimer.unref?.();
   }
 
   /**

@@ -176,4 +176,24 @@ describe("output the terminal emulator fails on", () => {
     expect(later.some((d) => d.missed)).toBe(false);
     expect(await screenHas(test, pane, "still here")).toBe(true);
   });
+
+  it("output xterm fails on over and over is retaken after growing pauses, not once per failure", async () => {
+    // 40 times, 10 ms apart: each time the screen was taken again, the next one fails it again.
+    const fail = `printf "\\033[5;12H\\033[1J"`;
+    const command = `sh -c 'read go; i=0; while [ $i -lt 40 ]; do ${fail}; sleep 0.01; i=$((i+1)); done; printf "\\033[1;1Hdone"; exec cat'`;
+    const test = await startServer({ cols: 12, rows: 5, command });
+    const pane = await paneIn(test, "main");
+    const logged: string[] = [];
+    const mcp = await connect(test.server, { warn: (line) => logged.push(line) });
+    const start = await mcp.capture({ paneId: pane });
+    await test.run(["send-keys", "-t", pane, "Enter"]);
+    const deltas = await mcp.captureUntil(start, (d) => d.rows.some((r) => r.text === "done"));
+    expect(deltas.some((d) => d.missed)).toBe(false);
+    const failures = logged.filter((line) => line.includes("terminal emulator failed"));
+    // Retaken at once, then after 50, 100, 200, 400 … ms: a handful of captures over the 40 tries
+    // (once per failure, it was one capture per try).
+    expect(failures.length).toBeGreaterThanOrEqual(2);
+    expect(failures.length).toBeLessThanOrEqual(10);
+    expect(failures.at(-1)).toMatch(/times in a row: taking tmux's screen in \d+ ms/);
+  });
 });
