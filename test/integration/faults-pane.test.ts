@@ -158,21 +158,26 @@ describe("a resized window", () => {
 });
 
 describe("output the terminal emulator fails on", () => {
-  it("ED 1 in the bottom-right cell of a screen without history (xterm 6.0 throws): tmux's screen is taken, the watch goes on", async () => {
-    // The pane waits for a line, then sends what makes xterm's eraseInDisplay throw, then more.
-    const command = `sh -c 'read go; printf "\\033[5;12H\\033[1J"; printf "\\033[1;1Hok"; exec cat'`;
+  /** A watched 12×5 pane whose `command` starts at an Enter; resolves once a row reads `until`. */
+  async function failing(command: string, until: string) {
     const test = await startServer({ cols: 12, rows: 5, command });
     const pane = await paneIn(test, "main");
     const logged: string[] = [];
     const mcp = await connect(test.server, { warn: (line) => logged.push(line) });
     const start = await mcp.capture({ paneId: pane });
     await test.run(["send-keys", "-t", pane, "Enter"]);
-    const deltas = await mcp.captureUntil(start, (d) => d.rows.some((r) => r.text === "ok"));
+    const deltas = await mcp.captureUntil(start, (d) => d.rows.some((r) => r.text === until));
+    return { test, pane, logged, mcp, deltas: [start, ...deltas] };
+  }
+
+  it("ED 1 in the bottom-right cell of a screen without history (xterm 6.0 throws): tmux's screen is taken, the watch goes on", async () => {
+    // The pane waits for a line, then sends what makes xterm's eraseInDisplay throw, then more.
+    const { test, pane, logged, mcp, deltas } = await failing(`sh -c 'read go; printf "\\033[5;12H\\033[1J"; printf "\\033[1;1Hok"; exec cat'`, "ok");
     expect(deltas.some((d) => d.missed)).toBe(false); // nothing was lost: the screen was retaken
     expect(logged.join("\n")).toMatch(/terminal emulator failed on %\d+'s output .*took tmux's screen/);
     // The watch goes on: what the pane prints next arrives as usual.
     await test.run(["send-keys", "-t", pane, "-l", "still here\n"]);
-    const later = await mcp.captureUntil(deltas.at(-1) ?? start, (d) => d.raw.includes("still here"));
+    const later = await mcp.captureUntil(deltas.at(-1) as (typeof deltas)[number], (d) => d.raw.includes("still here"));
     expect(later.some((d) => d.missed)).toBe(false);
     expect(await screenHas(test, pane, "still here")).toBe(true);
   });
@@ -180,14 +185,7 @@ describe("output the terminal emulator fails on", () => {
   it("output xterm fails on over and over is retaken after growing pauses, not once per failure", async () => {
     // 40 times, 10 ms apart: each time the screen was taken again, the next one fails it again.
     const fail = `printf "\\033[5;12H\\033[1J"`;
-    const command = `sh -c 'read go; i=0; while [ $i -lt 40 ]; do ${fail}; sleep 0.01; i=$((i+1)); done; printf "\\033[1;1Hdone"; exec cat'`;
-    const test = await startServer({ cols: 12, rows: 5, command });
-    const pane = await paneIn(test, "main");
-    const logged: string[] = [];
-    const mcp = await connect(test.server, { warn: (line) => logged.push(line) });
-    const start = await mcp.capture({ paneId: pane });
-    await test.run(["send-keys", "-t", pane, "Enter"]);
-    const deltas = await mcp.captureUntil(start, (d) => d.rows.some((r) => r.text === "done"));
+    const { logged, deltas } = await failing(`sh -c 'read go; i=0; while [ $i -lt 40 ]; do ${fail}; sleep 0.01; i=$((i+1)); done; printf "\\033[1;1Hdone"; exec cat'`, "done");
     expect(deltas.some((d) => d.missed)).toBe(false);
     const failures = logged.filter((line) => line.includes("terminal emulator failed"));
     // Retaken at once, then after 50, 100, 200, 400 … ms: a handful of captures over the 40 tries
