@@ -43,8 +43,9 @@ export interface ScreenOptions {
 export const SLICE_BYTES = 32 * 1024;
 /**
  * Plain text nobody waits for waits for this much backlog (or PLAIN_DELAY_MS) before it is parsed.
- * Each skip still parses the last rows + scrollback lines (≈1.4 µs a line), so the fewer skips the
- * better: `seq` at ~6 MB/s cost 45–49 ms of CPU per MB with 128 KiB and 30 ms, 34–44 with these.
+ * Each skip still parses the last rows + scrollback lines (≈1.4 µs a line), so fewer skips cost
+ * less, up to a point: `seq` at ~6 MB/s cost 45–49 ms of CPU per MB with 128 KiB and 30 ms, 34–44
+ * with these; 1 MiB and 150 ms measured no better (a wider spread: more garbage grows old).
  */
 export const SKIP_BACKLOG = 256 * 1024;
 /**
