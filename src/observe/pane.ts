@@ -224,10 +224,15 @@ export class PaneObserver {
       onFailure: (error) => this.screenFailed(screen, error),
       // Mid-write, before lines a reader has not seen could leave memory (see ingest).
       onScroll: (top) => {
-        if (top - this.trackedTop > this.scrollback / 2 && screen === this.screen) this.refresh();
+        if (screen === this.screen && this.unseenMayLeave(top)) this.refresh();
       },
     });
     return screen;
+  }
+
+  /** Half the scrollback went by since rows were last diffed: diff now, before unseen lines leave memory. */
+  private unseenMayLeave(top: number): boolean {
+    return top - this.trackedTop > this.scrollback / 2;
   }
 
   /** xterm failed on this output: tmux's screen replaces ours (resync); until then rows stand still. */
@@ -256,7 +261,7 @@ export class PaneObserver {
       // could be trimmed away; otherwise the next read diffs them (settle). Diffing after every
       // chunk of a flood nobody waits on cost ≈9 ms of CPU per MB (a third of xterm's parsing).
       const waited = this.wakeup.size > 0;
-      if ((waited && !this.screen.busy) || this.screen.top - this.trackedTop > this.scrollback / 2) this.refresh();
+      if ((waited && !this.screen.busy) || this.unseenMayLeave(this.screen.top)) this.refresh();
       else if (waited) this.notify();
     }, this.wakeup.size > 0);
   }

@@ -68,6 +68,8 @@ interface Pending {
   onApplied: (() => void) | undefined;
   /** performance.now() when written: plain text waits PLAIN_DELAY_MS from here at most. */
   at: number;
+  /** Whether it looks like plain text (looksPlain), judged once: it is asked at each write behind it. */
+  plain: boolean | undefined;
 }
 
 export class Screen implements Feedable {
@@ -217,10 +219,10 @@ export class Screen implements Feedable {
    */
   write(data: Uint8Array | string, onApplied?: () => void, waited = true): void {
     const first = this.queue.length === this.head && !this.parsing;
-    this.queue.push({ data, onApplied, at: performance.now() });
+    this.queue.push({ data, onApplied, at: performance.now(), plain: undefined });
     this.queued += data.length;
     // An empty write marks a point in the stream (a resize, a flush) that someone waits for.
-    if (waited || data.length === 0 || typeof data === "string") this.urgent = true;
+    if (waited || data.length === 0) this.urgent = true;
     // A little awaited output on an idle screen (a keystroke's echo) is parsed now: the waiting
     // reader is answered without a turn of the event loop. Anything behind other data waits its turn.
     if (waited && first && mayParseNow(data.length)) this.pump();
@@ -243,7 +245,9 @@ export class Screen implements Feedable {
   private waitFor(): boolean {
     if (this.urgent || this.queued >= SKIP_BACKLOG || this.consumed < this.noSkipBefore) return false;
     const item = this.queue[this.head];
-    if (item === undefined || typeof item.data === "string" || !looksPlain(item.data)) return false;
+    if (item === undefined) return false;
+    item.plain ??= typeof item.data !== "string" && looksPlain(item.data);
+    if (!item.plain) return false;
     const left = item.at + PLAIN_DELAY_MS - performance.now();
     if (left <= 0) return false;
     // At the head's deadline (+1: a timer may fire up to a millisecond early by performance.now()).
@@ -566,7 +570,7 @@ export class Screen implements Feedable {
   }
 }
 
-const EMPTY: Pending = { data: "", onApplied: undefined, at: 0 };
+const EMPTY: Pending = { data: "", onApplied: undefined, at: 0, plain: undefined };
 
 /** CUP to column 1 of the bottom row, as bytes: xterm's parse then only ever sees byte input here. */
 function toBottomRow(rows: number): Uint8Array {
