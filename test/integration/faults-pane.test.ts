@@ -71,11 +71,10 @@ describe("a pane whose process ends", () => {
     expect(start.closed).toBe(false);
     const waiting = mcp.capture({ cursor: start.cursor, waitMs: 20_000 });
     const [pid = ""] = await test.run(["display-message", "-p", "-t", pane, "#{pane_pid}"]);
-    const killedAt = Date.now();
     process.kill(Number(pid), "SIGKILL");
+    // tmux reports pane_dead through the %* subscription: the wait ends on that news ("change"),
+    // not at its 20 s deadline ("timeout").
     const delta = await waiting;
-    // tmux reports pane_dead through the %* subscription within about a second.
-    expect(Date.now() - killedAt).toBeLessThan(3000);
     expect(delta).toMatchObject({ closed: true, missed: false, waitEnded: "change" });
     expect(await test.run(["display-message", "-p", "-t", pane, "#{pane_dead}"])).toEqual(["1"]);
     // The final screen stays readable, as tmux shows it (3.2a clears a dead pane but for its

@@ -28,11 +28,10 @@ describe("the tmux server goes away", () => {
     const mcp = await connect(test.server);
     const start = await mcp.capture({ paneId: pane });
     const waiting = mcp.capture({ cursor: start.cursor, waitMs: 20_000 });
-    const killedAt = Date.now();
     await test.run(["kill-server"]);
     // Decision: a wait on a pane whose server went away ends with closed: true, the last screen kept.
+    // It ends on the news ("change"), not at its 20 s deadline ("timeout").
     const ended = await waiting;
-    expect(Date.now() - killedAt).toBeLessThan(2000);
     expect(ended).toMatchObject({ closed: true, missed: false, waitEnded: "change" });
     // While no server runs, the old cursor reads the closed pane's last screen (not an error).
     const gone = await mcp.capture({ paneId: pane });
@@ -89,11 +88,10 @@ describe("a client cancels a waiting call", () => {
     const controller = new AbortController();
     const call = mcp.capture({ cursor: start.cursor, waitMs: 60_000 }, { signal: controller.signal });
     await waitFor(() => waitersOf(observer) === 1, 5000, "the call to wait");
-    const abortedAt = Date.now();
     controller.abort();
     await expect(call).rejects.toThrow();
-    expect(Date.now() - abortedAt).toBeLessThan(500);
-    await waitFor(() => waitersOf(observer) === 0 && timers() <= timersBefore, 2000, "the server side to let go");
+    // The server side lets go on the cancel, not at the 60 s deadline (past this test's timeout).
+    await waitFor(() => waitersOf(observer) === 0 && timers() <= timersBefore, 10_000, "the server side to let go");
     // The pane is still readable afterwards.
     expect((await mcp.capture({ cursor: start.cursor })).first).toBe(false);
   });

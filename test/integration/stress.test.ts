@@ -1,6 +1,7 @@
 // Many agents on one panescope: 10 MCP clients × 10 panes of waits, reads and send_keys at once, on
-// one hub and one private tmux server. Every answer must be right, and an unrelated call made
-// meanwhile must be answered promptly (waits used to wake each other without yielding).
+// one hub and one private tmux server. Every answer must be right, an unrelated call made meanwhile
+// is answered while the storm still runs, and no wait spins (waits used to wake each other without
+// yielding). How long that call takes during the storm is bench figure 7 (bench/agents.ts).
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { Hub } from "../../src/watch/hub.js";
@@ -23,7 +24,7 @@ interface Delta {
 }
 
 describe("concurrent agents", () => {
-  it("10 clients × 10 panes of waits, reads and keys: every answer right, unrelated calls prompt", { timeout: 120_000 }, async () => {
+  it("10 clients × 10 panes of waits, reads and keys: every answer right, unrelated calls answered meanwhile", { timeout: 120_000 }, async () => {
     // Wide panes: ten agents typing into one pane at once may interleave on one line; it must not wrap.
     const t = await startServer({ cols: 250, rows: 40 });
     const panes: string[] = [];
@@ -35,15 +36,15 @@ describe("concurrent agents", () => {
     for (let i = 0; i <= CLIENTS; i++) linked.push(await link(t.server, { hub }));
     const [watchdog, ...clients] = linked as [Linked, ...Linked[]];
 
-    // The unrelated caller: list_panes every 50 ms for as long as the storm lasts.
+    // The unrelated caller: list_panes every 50 ms for as long as the storm lasts, counting the
+    // answers that came while the storm was still running.
     let storming = true;
-    const latencies: number[] = [];
+    let answeredDuringStorm = 0;
     const watching = (async () => {
       while (storming) {
-        const at = Date.now();
         const result = await watchdog.call("list_panes");
         expect(result.isError).toBeFalsy();
-        latencies.push(Date.now() - at);
+        if (storming) answeredDuringStorm++;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
@@ -68,11 +69,14 @@ describe("concurrent agents", () => {
     storming = false;
     await watching;
 
-    latencies.sort((a, b) => a - b);
-    const worst = latencies.at(-1) ?? 0;
-    // Prompt, even on a loaded 2-core machine (measured here: worst 0.2–1.5 s; spinning waits held
-    // such calls for up to 30 s and the storm took 37 s instead of 4–6 s).
-    expect(latencies.length).toBeGreaterThan(0);
-    expect(worst, `list_panes latencies: ${latencies.join(" ")}`).toBeLessThan(3000);
+    // Answered while the storm ran, not held until it was over.
+    expect(answeredDuringStorm).toBeGreaterThan(0);
+    // No wait spun: a look that finds nothing new is not news, so a pane's render sequence number
+    // moves only with output and never passes the bytes the pane sent (spinning waits bumped it
+    // on every look: 100% CPU, such calls held for up to 30 s, a storm of 37 s instead of 4–6 s).
+    for (const pane of panes) {
+      const observer = await hub.observer(pane);
+      expect(observer.sequence, `pane ${pane}: ${observer.sequence} renders for ${observer.offset} bytes`).toBeLessThanOrEqual(observer.offset);
+    }
   });
 });

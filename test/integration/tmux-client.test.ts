@@ -114,10 +114,9 @@ describe("ControlClient against a real tmux server", () => {
     const { pid } = await t.server.serverGeneration();
     // kill-server releases wait-for waiters first, so a pending command needs an abrupt death.
     const pending = client.commands([["wait-for", "never"], ["display-message", "-p", "x"]], { timeoutMs: 30_000 });
-    const started = Date.now();
     process.kill(pid, "SIGKILL");
+    // Rejected by the death (tmux-exited), not by the command's 30 s timeout (a timeout kind).
     await expect(pending).rejects.toMatchObject({ kind: "tmux-exited" });
-    expect(Date.now() - started).toBeLessThan(3000);
     await client.exited;
     await t.kill();
   });

