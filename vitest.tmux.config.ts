@@ -1,0 +1,57 @@
+// The tmux version matrix (CI, `npm run test:tmux`): every test whose behaviour depends on tmux
+// (test/tmux-dependent.ts) once per tmux build in ../shared/tmux/bin (docs/tmux-versions.md), each
+// build first on PATH and in PANESCOPE_TMUX as ../shared/tmux/each sets them. One vitest run holds
+// every version as a project, so the versions share one transform of the sources and keep every
+// worker busy (a version's slowest file no longer waits alone). The system tmux is not a project:
+// `npm test` runs every test on it.
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Reporter, TestModule } from "vitest/node";
+import { defineConfig } from "vitest/config";
+import { TMUX_DEPENDENT } from "./test/tmux-dependent.js";
+
+const builds = resolve(import.meta.dirname, process.env.PANESCOPE_TMUX_BUILDS ?? "../shared/tmux/bin");
+const versions = existsSync(builds) ? readdirSync(builds).filter((name) => name.startsWith("tmux-")).map((name) => name.slice("tmux-".length)).sort() : [];
+if (versions.length === 0) throw new Error(`no tmux builds (tmux-<version>) in ${builds}: set PANESCOPE_TMUX_BUILDS to their folder`);
+
+/** A folder whose `tmux` is that build: first on PATH, tests and the programs they start run it. */
+function pathFor(version: string): string {
+  const dir = join(tmpdir(), `panescope-tmux-matrix-${process.getuid?.() ?? 0}`, version);
+  mkdirSync(dir, { recursive: true });
+  rmSync(join(dir, "tmux"), { force: true });
+  symlinkSync(join(builds, `tmux-${version}`), join(dir, "tmux"));
+  return dir;
+}
+
+/** One line per version at the end, as ../shared/tmux/each prints them. */
+class VersionSummary implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const lines = versions.map((version) => {
+      const mine = modules.filter((m) => m.project.name === `tmux ${version}`);
+      const failed = mine.filter((m) => m.state() !== "passed" && m.state() !== "skipped").length;
+      return `${failed === 0 ? "ok  " : "FAIL"}  tmux ${version} (${mine.length} test files${failed === 0 ? "" : `, ${failed} failed`})`;
+    });
+    process.stdout.write(`\n${lines.join("\n")}\n`);
+  }
+}
+
+export default defineConfig({
+  test: {
+    reporters: ["default", "./test/summary-reporter.ts", new VersionSummary()],
+    projects: versions.map((version) => {
+      const dir = pathFor(version);
+      return {
+        test: {
+          name: `tmux ${version}`,
+          include: [...TMUX_DEPENDENT],
+          // As in vitest.config.ts: real tmux servers want generous timeouts and a process per file.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          pool: "forks",
+          env: { PATH: `${dir}:${process.env.PATH ?? ""}`, PANESCOPE_TMUX: join(dir, "tmux") },
+        },
+      };
+    }),
+  },
+});
