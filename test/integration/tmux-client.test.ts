@@ -288,7 +288,7 @@ describe("SessionRegistry", () => {
     const first = await registry.acquire("main");
     await t.run(["detach-client", "-s", "main"]);
     await first.client.exited;
-    await waitFor(() => registry.sessions.length === 0, 2000, "the registry to forget the client");
+    await waitFor(() => registry.sessions.length === 0, 10_000, "the registry to forget the client");
     const second = await registry.acquire("main");
     expect(second.client).not.toBe(first.client);
     expect(await second.client.command(["display-message", "-p", "alive"])).toEqual(["alive"]);

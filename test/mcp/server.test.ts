@@ -6,6 +6,9 @@ import { TmuxServer } from "../../src/tmux/server.js";
 import { killAllServers, startServer, type TestServer } from "../integration/tmux-fixture.js";
 import { link, textOf, type Linked } from "./connect.js";
 
+/** vi.waitFor gives up after 1 s by default, which a slow, busy machine can miss: conditions get 10 s. */
+const SETTLE = { timeout: 10_000, interval: 20 };
+
 const linked: Linked[] = [];
 afterEach(async () => {
   await Promise.all(linked.splice(0).map((l) => l.close()));
@@ -106,7 +109,7 @@ describe("bad input", () => {
     expectError(await mcp.call("open_pane", { command: "echo a\0b" }), /bad-input.*command contains a NUL/);
     expectError(await mcp.call("open_pane", { env: { A: "\uDC00" } }), /bad-input.*env\.A contains a lone UTF-16 surrogate/);
     expect((await mcp.call("send_keys", { paneId: pane, text: "ok 😀", enter: true })).isError).toBeFalsy();
-    await vi.waitFor(async () => expect(await test.run(["capture-pane", "-p", "-t", pane])).toContain("ok 😀"));
+    await vi.waitFor(async () => expect(await test.run(["capture-pane", "-p", "-t", pane])).toContain("ok 😀"), SETTLE);
     expect((await test.run(["capture-pane", "-p", "-t", pane])).join("\n")).not.toMatch(/before|after|x.y/);
   });
 
@@ -189,7 +192,7 @@ describe("waiting", () => {
     const capture = vi.spyOn(mcp.hub, "capture");
     const controller = new AbortController();
     const call = mcp.call("capture_since", { cursor: first.structuredContent?.cursor, waitMs: 25_000 }, { signal: controller.signal });
-    await vi.waitFor(() => expect(capture).toHaveBeenCalled());
+    await vi.waitFor(() => expect(capture).toHaveBeenCalled(), SETTLE);
     controller.abort();
     await expect(call).rejects.toThrow();
     await capture.mock.results[0]?.value;
@@ -198,7 +201,7 @@ describe("waiting", () => {
 
   it("a wait with maxLines: 0 still wakes on a change that is only rows (a screen clear)", async () => {
     const { test, mcp, pane } = await setup({}, "echo some text; stty -echo; read x; printf '\\033[H\\033[2J'; exec sleep 600");
-    await vi.waitFor(async () => expect(await test.run(["capture-pane", "-p", "-t", pane])).toContain("some text"));
+    await vi.waitFor(async () => expect(await test.run(["capture-pane", "-p", "-t", pane])).toContain("some text"), SETTLE);
     const first = await mcp.call("capture_since", { paneId: pane });
     const waiting = mcp.call("capture_since", { cursor: first.structuredContent?.cursor, waitMs: 20_000, maxLines: 0 });
     await test.run(["send-keys", "-t", pane, "Enter"]);
@@ -217,7 +220,7 @@ describe("waiting", () => {
 
   it("capture_pane shows the screen, scrollback and a cursor that continues it", async () => {
     const { test, mcp, pane } = await setup({}, "seq 1 20; sleep 60");
-    await vi.waitFor(async () => expect(await test.run(["capture-pane", "-p", "-t", pane])).toContain("20"));
+    await vi.waitFor(async () => expect(await test.run(["capture-pane", "-p", "-t", pane])).toContain("20"), SETTLE);
     const shot = await mcp.call("capture_pane", { paneId: pane, history: 5 });
     const data = shot.structuredContent as { rows: string[]; history: string[]; cursor: string };
     expect(data.rows.slice(0, 7)).toEqual(["14", "15", "16", "17", "18", "19", "20"]);

@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { killAllServers, startServer, type TestServer } from "../integration/tmux-fixture.js";
 import { link, textOf, type Linked } from "./connect.js";
 
+/** vi.waitFor gives up after 1 s by default, which a slow, busy machine can miss: conditions get 10 s. */
+const SETTLE = { timeout: 10_000, interval: 20 };
+
 const linked: Linked[] = [];
 afterEach(async () => {
   await Promise.all(linked.splice(0).map((l) => l.close()));
@@ -26,7 +29,7 @@ const structured = (result: CallToolResult) => result.structuredContent as Recor
 describe("wait_for", () => {
   it("stops a catastrophic pattern with bad-input naming the budget, answering other calls meanwhile", async () => {
     const { mcp, pane } = await setup(`printf '%s\\n' ${"a".repeat(40)}; exec sleep 600`, { matchBudgetMs: 300 });
-    await vi.waitFor(async () => expect(structured(await mcp.call("capture_pane", { paneId: pane })).rows).toContain("a".repeat(40)));
+    await vi.waitFor(async () => expect(structured(await mcp.call("capture_pane", { paneId: pane })).rows).toContain("a".repeat(40)), SETTLE);
     const events: string[] = [];
     const started = performance.now();
     const waiting = mcp.call("wait_for", { paneId: pane, pattern: "(a|a)*b", timeoutMs: 20_000 }).then((result) => {
