@@ -4,7 +4,7 @@
 // every version as a project, so the versions share one transform of the sources and keep every
 // worker busy (a version's slowest file no longer waits alone). The system tmux is not a project:
 // `npm test` runs every test on it.
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
@@ -18,9 +18,21 @@ if (versions.length === 0) throw new Error(`no tmux builds (tmux-<version>) in $
 /** A folder whose `tmux` is that build: first on PATH, tests and the programs they start run it. */
 function pathFor(version: string): string {
   const dir = join(tmpdir(), `panescope-tmux-matrix-${process.getuid?.() ?? 0}`, version);
+  const target = join(builds, `tmux-${version}`);
   mkdirSync(dir, { recursive: true });
-  rmSync(join(dir, "tmux"), { force: true });
-  symlinkSync(join(builds, `tmux-${version}`), join(dir, "tmux"));
+  let current: string | undefined;
+  try {
+    current = readlinkSync(join(dir, "tmux"));
+  } catch {
+    current = undefined;
+  }
+  if (current !== target) {
+    // Made beside it and renamed over it: another run setting up the same folder never sees a gap.
+    const made = join(dir, `tmux.${process.pid}`);
+    rmSync(made, { force: true });
+    symlinkSync(target, made);
+    renameSync(made, join(dir, "tmux"));
+  }
   return dir;
 }
 
@@ -30,7 +42,7 @@ class VersionSummary implements Reporter {
     const lines = versions.map((version) => {
       const mine = modules.filter((m) => m.project.name === `tmux ${version}`);
       const failed = mine.filter((m) => m.state() !== "passed" && m.state() !== "skipped").length;
-      return `${failed === 0 ? "ok  " : "FAIL"}  tmux ${version} (${mine.length} test files${failed === 0 ? "" : `, ${failed} failed`})`;
+      return `${failed === 0 ? "ok  " : "FAIL"}  tmux ${version} (${mine.length} test file${mine.length === 1 ? "" : "s"}${failed === 0 ? "" : `, ${failed} failed`})`;
     });
     process.stdout.write(`\n${lines.join("\n")}\n`);
   }
