@@ -44,6 +44,9 @@ describe("20 panes flooding at once", () => {
           if (texts(delta).some((t) => t.endsWith(`calm-${i}`))) calm.add(pane);
         }),
       );
+      // Reads answer from memory, without I/O: a turn of the event loop between rounds lets tmux's
+      // output in (back-to-back rounds would starve it, and the floods' ends would never arrive).
+      await new Promise((resolve) => setImmediate(resolve));
     }
     const heapGrowth = process.memoryUsage().heapUsed - heapStart;
     // 20 × (256 KiB ring + a 200-line 80-column emulator ≈ 0.3 MiB) is a few MiB; allow generous slack.
