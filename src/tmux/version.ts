@@ -78,6 +78,17 @@ export class TmuxVersion {
     return !this.atLeast(3, 3);
   }
 
+  /**
+   * 3.2–3.6 crash (NULL+0xf0 read in winlinks_RB_MINMAX, from control_check_subs_all_panes) when a
+   * control client with a `%*` (or `@*`, or session) subscription has no session at a tick of its
+   * subscription timer: its session destroyed, or the client exiting, while its `tmux -C` process
+   * is slow to go. 3.7 checks for no session first (control_check_subs_timer). Reproduced on
+   * 3.2a–3.6a by stopping the client and killing its session (subscriptions.ts has the safe form).
+   */
+  get crashesOnSessionlessSubscription(): boolean {
+    return !this.atLeast(3, 7);
+  }
+
   /** 3.6+ keeps a tab as one `\t` in `capture-pane -p` output (not the spaces it covers). */
   get captureKeepsTabs(): boolean {
     return this.atLeast(3, 6);

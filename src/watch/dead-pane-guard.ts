@@ -3,14 +3,20 @@
 // crashesOnDeadPaneOutput). So there, sessions with remain-on-exit panes are polled (one-shot
 // capture-pane, `streaming: false`), and a streamed session whose pane turns remain-on-exit on is
 // left at once (its watches are then polled too). Elsewhere this does nothing.
+//
+// Told through one window subscription per window of the session, not one `%*` subscription: on
+// 3.2 that form crashes tmux when the client loses its session (tmux/subscriptions.ts).
 import type { ControlClient } from "../tmux/client.js";
 import { TmuxFormat } from "../tmux/format.js";
 import type { TmuxServer } from "../tmux/server.js";
+import { windowPanesSubscription } from "../tmux/subscriptions.js";
 
 const ROE = new TmuxFormat({ paneId: "pane_id", roe: "remain-on-exit" });
 /** remain-on-exit is off, on or failed (3.2): anything but off keeps dead panes. */
 const keepsDead = (value: string): boolean => value !== "" && value !== "off";
 const SUBSCRIPTION = "panescope_roe";
+/** Each pane's remain-on-exit, one word per pane of the window. */
+const WINDOW_ROE = "#{remain-on-exit} ";
 
 export class DeadPaneGuard {
   private readonly guarded = new WeakSet<ControlClient>();
@@ -37,12 +43,21 @@ export class DeadPaneGuard {
   async watch(client: ControlClient): Promise<void> {
     if (this.guarded.has(client) || !(await this.server.version()).crashesOnDeadPaneOutput) return;
     this.guarded.add(client);
+    const subscribe = (windowId: string): void => {
+      client.command(["refresh-client", "-B", windowPanesSubscription(SUBSCRIPTION, windowId, WINDOW_ROE)]).catch(() => undefined);
+    };
+    const subscribeAll = async (): Promise<void> => {
+      const windows = await client.command(["list-windows", "-F", "#{window_id}"]).catch(() => []);
+      for (const windowId of windows) if (/^@\d+$/.test(windowId)) subscribe(windowId);
+    };
     const off = client.on((event) => {
-      if (event.type !== "subscription-changed" || event.name !== SUBSCRIPTION || !keepsDead(event.value)) return;
+      if (event.type === "window-add") subscribe(event.windowId);
+      else if (event.type === "session-changed") void subscribeAll();
+      if (event.type !== "subscription-changed" || !event.name.startsWith(`${SUBSCRIPTION}-`) || !event.value.split(" ").some(keepsDead)) return;
       off();
-      this.warn(`panescope: pane ${event.paneId} now remains on exit: leaving its session's stream (tmux 3.2 would crash when it dies); polling instead`);
+      this.warn(`panescope: a pane of window ${event.windowId} now remains on exit: leaving its session's stream (tmux 3.2 would crash when it dies); polling instead`);
       void client.close();
     });
-    await client.command(["refresh-client", "-B", `${SUBSCRIPTION}:%*:#{remain-on-exit}`]).catch(() => undefined);
+    await subscribeAll();
   }
 }

@@ -7,6 +7,8 @@ import type { ControlClient } from "../tmux/client.js";
 import { STATUS_OPTION } from "../tmux/server.js";
 import type { ControlEvent } from "../tmux/events.js";
 import { parseLayout } from "../tmux/layout.js";
+import { paneSubscription, subscribedPane, subscriptionName } from "../tmux/subscriptions.js";
+import type { TmuxVersion } from "../tmux/version.js";
 import { PaneObserver, type PaneIdentity, type PaneObserverOptions } from "../observe/pane.js";
 import { DEFAULT_SCROLLBACK } from "../observe/screen.js";
 import type { MissedReason, PaneExit } from "../observe/delta.js";
@@ -36,6 +38,8 @@ export interface PaneWatchOptions {
   log?: (line: string) => void;
   /** Character widths of the tmux in use (watch/widths.ts). */
   widths?: WidthPolicy;
+  /** The tmux in use: which subscription form is safe (tmux/subscriptions.ts). Unknown: the safe one. */
+  version?: TmuxVersion;
   /** Where output is confirmed (the hub's quiet client); without it the watching client is asked. */
   liveness?: Liveness;
   /** Confirm output from /proc where it shows the pane's process (pane-process.ts). Default true. */
@@ -53,14 +57,17 @@ export type PaneState = "alive" | "closed" | "respawned";
 type Mode = "dropping" | "recording" | "holding" | "live";
 
 /**
- * One subscription per control client, over every pane of its session. tmux 3.3a never reports a
- * dead pane through a single-pane subscription (`name:%1:#{pane_dead}` stays at 0 after the process
- * exits with remain-on-exit on), but the all-panes form `name:%*:…` does, within about a second.
- * pane_dead_signal is empty on 3.2a (no such format). A pane panescope opened keeps running after
- * its program ends (mcp/pane-command.ts) and says how it ended in STATUS_OPTION: that is its end.
+ * What a subscription reports of the watched pane. tmux 3.3a never reports a dead pane through a
+ * single-pane subscription (`name:%1:#{pane_dead}` stays at 0 after the process exits with
+ * remain-on-exit on), but the all-panes form `name:%*:…` does, within about a second; that form
+ * crashes tmux 3.2a–3.6a when the client loses its session, so there it is a window subscription
+ * picking the pane out (tmux/subscriptions.ts). pane_dead_signal is empty on 3.2a (no such
+ * format). A pane panescope opened keeps running after its program ends (mcp/pane-command.ts) and
+ * says how it ended in STATUS_OPTION: that is its end.
  */
 export const PANES_SUBSCRIPTION = "panescope_panes";
-const SUBSCRIBE = ["refresh-client", "-B", `${PANES_SUBSCRIPTION}:%*:#{pane_dead} #{pane_pid} #{pane_dead_status} #{pane_dead_signal} #{${STATUS_OPTION}}`];
+let watches = 0;
+const PANE_FORMAT = `#{pane_dead} #{pane_pid} #{pane_dead_status} #{pane_dead_signal} #{${STATUS_OPTION}}`;
 
 export class PaneWatch {
   lastUsed = Date.now();
@@ -76,6 +83,10 @@ export class PaneWatch {
   /** The pane size tmux last reported, and the window it is in. */
   private size = { cols: 0, rows: 0 };
   private windowId = "";
+  /** The subscription last asked of tmux through this watch's client ("" before start, after a move). */
+  private subscribed = "";
+  /** Tells this watch's per-pane subscription from another watch's of the same pane (a respawn's). */
+  private readonly tag = String(++watches);
   private disposed = false;
   private readonly failures = new FailurePause();
   private failureTimer: NodeJS.Timeout | undefined;
@@ -167,8 +178,7 @@ export class PaneWatch {
       watch.took(probe);
       watch.goLive();
       if (watch.queued) void watch.retake(watch.queued.reason);
-      // Best effort: without it a dead pane under remain-on-exit is found by the next confirmation.
-      client.command(SUBSCRIBE).catch(() => undefined);
+      watch.subscribe();
       options.liveness?.warm(watch.session ?? client.session);
       return watch;
     } catch (error) {
@@ -185,10 +195,11 @@ export class PaneWatch {
   async moveTo(client: ControlClient): Promise<void> {
     if (this.disposed) return;
     this.unbind();
+    this.unsubscribe();
     this.client = client;
     this.bind(client);
-    client.command(SUBSCRIBE).catch(() => undefined);
     await this.retake("moved");
+    this.subscribe();
   }
 
   /**
@@ -231,6 +242,7 @@ export class PaneWatch {
     clearTimeout(this.failureTimer);
     this.confirmer.stop();
     this.auditor.dispose();
+    this.unsubscribe();
     this.unbind();
     this.observerRef?.dispose();
   }
@@ -275,7 +287,27 @@ export class PaneWatch {
   private took(probe: PaneProbe): void {
     this.size = { cols: probe.state.cols, rows: probe.state.rows };
     this.windowId = probe.windowId;
+    if (this.subscribed !== "") this.subscribe();
     if (probe.dead) this.markClosed(probe.exit);
+  }
+
+  /**
+   * Asks tmux to report the pane's end and process as they change, in the form that is safe on
+   * this version (tmux/subscriptions.ts); again when that form names a window and the pane changed
+   * window. Best effort: without it a dead pane under remain-on-exit is found by the next confirmation.
+   */
+  private subscribe(): void {
+    const argument = paneSubscription(this.options.version, PANES_SUBSCRIPTION, this.paneId, this.windowId, PANE_FORMAT, this.tag);
+    if (argument === this.subscribed || this.client.closed) return;
+    this.subscribed = argument;
+    this.client.command(["refresh-client", "-B", argument]).catch(() => undefined);
+  }
+
+  /** Drops a subscription of this pane's own (the per-window form); the shared `%*` one stays. */
+  private unsubscribe(): void {
+    const name = subscriptionName(this.subscribed);
+    this.subscribed = "";
+    if (name.startsWith(`${PANES_SUBSCRIPTION}-`) && !this.client.closed) this.client.command(["refresh-client", "-B", name]).catch(() => undefined);
   }
 
   private goLive(): void {
@@ -361,6 +393,7 @@ export class PaneWatch {
     if (pane) {
       // Also a pane joined into another window of the same session: that window is ours now.
       this.windowId = event.windowId;
+      this.subscribe();
       if (pane.cols === this.size.cols && pane.rows === this.size.rows) return;
       this.size = { cols: pane.cols, rows: pane.rows };
       // Follow at once (in stream order); once quiet, make sure the reflow agrees with tmux's.
@@ -374,8 +407,7 @@ export class PaneWatch {
 
   private onSubscription(event: Extract<ControlEvent, { type: "subscription-changed" }>): void {
     const observer = this.observerRef;
-    if (!observer || event.paneId !== this.paneId) return;
-    if (event.name !== PANES_SUBSCRIPTION) return;
+    if (!observer || subscribedPane(PANES_SUBSCRIPTION, event) !== this.paneId) return;
     const [dead, pid, status, signal, held] = event.value.split(" ");
     if (pid !== undefined && pid !== "" && Number(pid) !== observer.identity.panePid) this.markRespawned();
     else if (held !== undefined && held !== "") this.markClosed(exitOf(held, undefined));

@@ -129,7 +129,8 @@ export class WatchStarter {
     try {
       await this.deadPanes.watch(lease.client);
       const widths = await this.widths.policy((argv) => lease.client.command(argv));
-      const watch = await PaneWatch.start(lease.client, paneId, this.watchOptions(after, widths));
+      const version = await this.options.server.version().catch(() => undefined);
+      const watch = await PaneWatch.start(lease.client, paneId, { ...this.watchOptions(after, widths), ...(version ? { version } : {}) });
       return { watch, lease };
     } catch (error) {
       lease.release();
