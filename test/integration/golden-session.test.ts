@@ -2,7 +2,7 @@
 // from a test, masks, a program that crashes mid-scenario, and the tmux cross-check.
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { isPanescopeError, PanescopeError } from "../../src/errors.js";
 import { expectGolden } from "../../src/golden/expect.js";
 import { runTape } from "../../src/golden/run.js";
@@ -138,15 +138,26 @@ describe("runTape", () => {
 
   it("--check-tmux reports where tmux renders differently (a combining mark at column 0: tmux drops it, xterm gives it a column)", async () => {
     // A known difference on every version (docs/widths.md): U+0301 with no character before it.
-    const { result } = await tape(
-      ["size 20x3", "settle 50ms", "run printf '\\314\\201|ok\\n'; sleep 30", 'wait "ok"', "snapshot mark"],
-      { checkTmux: true },
-    );
+    const logged: string[] = [];
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (logged.push(String(chunk)), true));
+    let result: Awaited<ReturnType<typeof runTape>>;
+    try {
+      ({ result } = await tape(["size 20x3", "settle 50ms", "run printf '\\314\\201|ok\\n'; sleep 30", 'wait "ok"', "snapshot mark"], { checkTmux: true }));
+    } finally {
+      stderr.mockRestore();
+    }
     const [shot] = result.snapshots;
     expect(result.error).toBeUndefined();
     expect(shot?.decision.kind).toBe("written");
-    expect(shot?.disagreements).toEqual(['row 0: tmux "|ok" | panescope "\u0301|ok"']);
-    expect(result.passed).toBe(false);
+    // Never lost unflagged. The replica audit takes tmux's screen once the pane has been quiet for
+    // 150 ms (watch/audit.ts), and says so: a slow machine's snapshot can come after that, and then
+    // the audit, not --check-tmux, is what reports the row.
+    if (shot?.disagreements?.length === 0) {
+      expect(logged.join(""), "neither --check-tmux nor the replica audit reported row 0").toMatch(/healed %\d+: rows 0\b/);
+    } else {
+      expect(shot?.disagreements).toEqual(['row 0: tmux "|ok" | panescope "\u0301|ok"']);
+      expect(result.passed).toBe(false);
+    }
   });
 
   it("leaves no tmux server socket behind", () => {
