@@ -7,6 +7,9 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { PanescopeError } from "../errors.js";
+import { fail } from "./results.js";
+import { unknownArguments } from "./strict.js";
 
 export interface ListedTool {
   name: string;
@@ -31,6 +34,8 @@ function jsonSchema(schema: z.ZodType | z.ZodRawShape, io: "input" | "output"): 
       if (n.maximum === Number.MAX_SAFE_INTEGER) delete n.maximum;
       if (n.minimum === Number.MIN_SAFE_INTEGER) delete n.minimum;
       if (io === "output" && n.additionalProperties === false) delete n.additionalProperties;
+      // Inputs are strict (strict.ts refuses unknown names), also where the schema is loose to let them through.
+      if (io === "input" && n.type === "object" && !isEmpty(n.properties)) n.additionalProperties = false;
       // A loose object with no fields of its own: just an object.
       if (n.type === "object" && isEmpty(n.properties) && isEmpty(n.additionalProperties)) {
         delete n.properties;
@@ -61,13 +66,21 @@ export function toolList(tools: readonly ListedTool[]): Tool[] {
  * them again (asynchronously, zod's slow path), about 0.1 ms of a 1.5 ms wake. The answers are
  * built by typed code, and the tests' MCP clients list the tools first, so they check every answer
  * against what is advertised.
+ *
+ * Every tool is served its shape as a loose object and its handler is called only when no argument
+ * name is unknown (strict.ts): the SDK's own z.object would drop a misspelt name without a word.
  */
 export function listingHost(mcp: McpServer): { host: Pick<McpServer, "registerTool">; serve(): void } {
   const tools: ListedTool[] = [];
   const registerTool: McpServer["registerTool"] = (name, config, callback) => {
     tools.push({ name, ...config } as ListedTool);
-    const { outputSchema: _advertised, ...served } = config;
-    return mcp.registerTool(name, served, callback);
+    const { outputSchema: _advertised, inputSchema: shape = {}, ...served } = config;
+    const checked = ((args: unknown, extra: unknown) => {
+      const problem = unknownArguments(args, shape as Record<string, unknown>, name);
+      if (problem) return fail(new PanescopeError("bad-input", problem));
+      return (callback as (args: unknown, extra: unknown) => unknown)(args, extra);
+    }) as typeof callback;
+    return mcp.registerTool(name, { ...served, inputSchema: z.looseObject(shape as z.ZodRawShape) } as unknown as typeof config, checked);
   };
   return {
     host: { registerTool },
