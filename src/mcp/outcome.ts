@@ -5,6 +5,13 @@ import type { Row } from "../observe/delta.js";
 import { fenceRaw, fenceRows } from "./render.js";
 import type { Decided } from "./wait.js";
 
+/** On timeout, the screen's non-blank rows as displayed (by absolute line), else undefined. */
+export function screenRowsOf(decided: Decided): Row[] | undefined {
+  if (decided.outcome !== "timeout") return undefined;
+  const top = decided.shown.screen.top;
+  return decided.shown.rows.flatMap((text, y) => (text.trim() === "" ? [] : [{ line: top + y, text }]));
+}
+
 export function outcomeLines(decided: Decided, condition: { timeoutMs: number; timeoutCapped: boolean; raw: boolean; pattern?: unknown }, screenRows: readonly Row[] | undefined): string[] {
   const top = decided.shown.screen.top;
   const rowsOf = (rows: readonly Row[]) => fenceRows(rows.map((r) => ({ row: r.line - top, text: r.text })));

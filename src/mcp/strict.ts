@@ -4,11 +4,24 @@
 // included, with the valid names and a "did you mean" for near misses. Pure.
 import { z } from "zod";
 
-/** The fields of an object schema under optional/nullable wrappers, if it is one. */
-function objectShape(schema: unknown): Record<string, unknown> | undefined {
+function unwrap(schema: unknown): unknown {
   let inner = schema;
   while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable) inner = inner.unwrap();
-  return inner instanceof z.ZodObject ? (inner.shape as Record<string, unknown>) : undefined;
+  return inner;
+}
+
+/** The fields of an object schema (or of the object choice of a union) under optional wrappers. */
+function objectShape(schema: unknown): Record<string, unknown> | undefined {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodObject) return inner.shape as Record<string, unknown>;
+  if (inner instanceof z.ZodUnion) for (const option of inner.options) if (option instanceof z.ZodObject) return option.shape as Record<string, unknown>;
+  return undefined;
+}
+
+/** The element schema of an array schema, if it is one. */
+function elementOf(schema: unknown): unknown {
+  const inner = unwrap(schema);
+  return inner instanceof z.ZodArray ? inner.element : undefined;
 }
 
 /** Edit distance, small strings only (argument names). */
@@ -53,6 +66,13 @@ export function unknownArguments(args: unknown, shape: Record<string, unknown>, 
     const nested = objectShape(shape[key]);
     const problem = nested && unknownArguments(value, nested, `${where}'s ${key}`);
     if (problem) return problem;
+    const items = objectShape(elementOf(shape[key]));
+    if (items && Array.isArray(value)) {
+      for (const [i, item] of value.entries()) {
+        const wrong = unknownArguments(item, items, `${where}'s ${key}[${i}]`);
+        if (wrong) return wrong;
+      }
+    }
   }
   return undefined;
 }

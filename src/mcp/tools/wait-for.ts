@@ -6,7 +6,7 @@ import { z } from "zod";
 import { PanescopeError } from "../../errors.js";
 import { ANNOTATIONS, TITLES, type ToolContext, type ToolRegistrar } from "../context.js";
 import { RAW_WINDOW_CHARS } from "../match.js";
-import { outcomeLines } from "../outcome.js";
+import { outcomeLines, screenRowsOf } from "../outcome.js";
 import { renderDelta } from "../render.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
@@ -102,7 +102,7 @@ async function targetsOf(ctx: ToolContext, input: WhereInput): Promise<Target[]>
 
 function answer(decided: Decided, condition: { timeoutMs: number; timeoutCapped: boolean; raw: boolean; pattern?: unknown }, view: "rows" | "raw" | "both" | undefined, cursors: string[] | undefined) {
   const { delta, shown, outcome, found } = decided;
-  const screenRows = outcome === "timeout" ? shown.rows.flatMap((text, y) => (text.trim() === "" ? [] : [{ line: shown.screen.top + y, text }])) : undefined;
+  const screenRows = screenRowsOf(decided);
   const matched = found?.screen
     ? { match: found.screen.text, matchedIn: "screen" as const, where: found.screen.where, rows: found.screen.rows }
     : found?.raw
