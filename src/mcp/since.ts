@@ -13,6 +13,13 @@ export const DEFAULT_MAX_BYTES = 256 * 1024;
 /** view, maxLines, maxBytes: how much of a delta an answer carries and what its text shows. */
 export const limitFields = {
   view: z.enum(["rows", "raw", "both"]).optional().describe("What the text shows; default rows."),
+  maxLines: s.maxLines.optional().describe("Keep at most this many rows, the bottom-most."),
+  maxBytes: s.maxBytes.optional().describe("Budget for the pane content of the answer (text and structured each), view's part first."),
+};
+
+/** The same, undescribed: for tools whose description says "as capture_since" (the tool list is paid for). */
+export const sameLimitFields = {
+  view: z.enum(["rows", "raw", "both"]).optional(),
   maxLines: s.maxLines.optional(),
   maxBytes: s.maxBytes.optional(),
 };

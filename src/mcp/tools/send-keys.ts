@@ -13,7 +13,7 @@ import { refuseOwnPane } from "../panes.js";
 import { renderDelta } from "../render.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
-import { limitFields, limitsOf, structured } from "../since.js";
+import { limitsOf, sameLimitFields, structured } from "../since.js";
 import { requireSendable } from "../strings.js";
 import { shorthandSteps, typingOf, type Step } from "../typing.js";
 import { conditionFields, conditionOf, waitOn } from "../wait.js";
@@ -23,8 +23,8 @@ export { literalFor } from "../typing.js";
 export const MAX_TEXT_CHARS = 16 * 1024;
 export const MAX_KEYS = 100;
 
-const DESCRIPTION = `Type into a pane. input: an ordered list, each a tmux key name or {text} typed literally (never read as keys, tmux commands or shell), e.g. ["Escape", {"text": ":wq"}, "Enter"]. Or shorthand: text, then keys, then Enter if enter; with enter each newline in text is an Enter too. Key names: Enter Escape Tab BSpace Up Down Left Right Home End PageUp PageDown F1..F12 Space C-c M-x C-S-Up, or one character (S- only with named keys). No NUL (press C-Space).
-wait (pattern/quietMs/closed, timeoutMs; as wait_for) then waits, and the answer is the outcome plus everything since just before the keys (or since cursor), as capture_since. A screen pattern is tested once the pane changed after the keys. Without wait: a cursor from before the keys (with cursor: also what came since it). Never types into panescope's own pane.`;
+const DESCRIPTION = `Type into a pane. input: in order, tmux key names and {text} typed literally (never read as keys, commands or shell): ["Escape", {"text": ":wq"}, "Enter"]. Shorthand: text, then keys, then Enter if enter (each newline in text is then an Enter too). Keys: Enter Escape Tab BSpace Up Down Left Right Home End PageUp PageDown F1..F12 Space C-c M-x C-S-Up, or one character. No NUL (press C-Space).
+wait: then wait as wait_for (a screen pattern once the pane changed) and answer the outcome and all since just before the keys (or cursor) as capture_since. Else: a cursor from before the keys. Never types into panescope's own pane.`;
 
 const stepSchema = z.union([
   z.string().max(MAX_KEY_NAME_LENGTH, `a key name is at most ${MAX_KEY_NAME_LENGTH} characters: send text as {"text": "..."}`),
@@ -46,9 +46,9 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
           .max(MAX_KEYS, `at most ${MAX_KEYS} keys per call`)
           .optional(),
         enter: z.boolean().optional(),
-        cursor: s.cursor.optional(),
+        cursor: s.bareCursor.optional(),
         wait: z.looseObject(conditionFields(ctx.maxWaitMs)).optional(),
-        ...limitFields,
+        ...sameLimitFields,
       },
       outputSchema: s.part({
         paneId: z.string(),

@@ -10,7 +10,7 @@ import { outcomeLines, screenRowsOf } from "../outcome.js";
 import { renderDelta } from "../render.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
-import { limitFields, limitsOf, structured } from "../since.js";
+import { limitsOf, sameLimitFields, structured } from "../since.js";
 import { conditionFields, conditionOf, waitOn, type Decided, type Target } from "../wait.js";
 
 export { DEFAULT_TIMEOUT_MS } from "../wait.js";
@@ -21,8 +21,8 @@ const DESCRIPTION = `Block until something happens in a pane, instead of polling
 - pattern: a JavaScript regex, in "screen" (default): the screen as displayed, now and after each change: rows joined by newlines (^ $ per row), trailing blanks kept only on the cursor's row, up to the cursor (">>> $" matches a Python prompt); or in "raw": output since the cursor (or this call), escapes removed, the newest ${RAW_WINDOW_CHARS / 1024}K characters. A pattern that backtracks too long is an error.
 - quietMs: nothing printed for this many ms.
 - closed: true: the pane or its program ended.
-Answer: the outcome (a match's text and rows; on timeout the non-blank rows), then everything since your cursor (or this call) as capture_since gives it, and the cursor after it: pass that on, nothing is skipped.
-Several panes: cursors and/or paneIds; the first pane whose condition holds answers, named; cursors lists every pane's cursor to wait again (the others unchanged).`;
+Answer: the outcome (a match and its rows; on timeout the screen), then all since your cursor (or this call) as capture_since, and the cursor after it.
+Several panes (cursors, paneIds): the first whose condition holds answers; cursors: each pane's to wait again.`;
 
 export const registerWaitFor: ToolRegistrar = (mcp, ctx) => {
   mcp.registerTool(
@@ -32,11 +32,11 @@ export const registerWaitFor: ToolRegistrar = (mcp, ctx) => {
       description: DESCRIPTION,
       inputSchema: {
         paneId: s.paneId.optional(),
-        cursor: s.cursor.optional(),
-        cursors: z.array(s.cursor).max(MAX_PANES).optional(),
+        cursor: s.bareCursor.optional(),
+        cursors: z.array(s.bareCursor).max(MAX_PANES).optional(),
         paneIds: z.array(s.paneId).max(MAX_PANES).optional(),
         ...conditionFields(ctx.maxWaitMs),
-        ...limitFields,
+        ...sameLimitFields,
       },
       outputSchema: s.part({
         outcome: z.enum(["matched", "quiet", "closed", "timeout", "aborted"]),
