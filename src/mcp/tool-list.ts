@@ -47,6 +47,11 @@ function jsonSchema(schema: z.ZodType | z.ZodRawShape, io: "input" | "output"): 
   return json as Tool["inputSchema"];
 }
 
+/** Zod's issues in a line: "maxBytes must be at least 1 (at maxBytes)". */
+function issuesOf(error: z.ZodError): string {
+  return error.issues.map((issue) => (issue.path.length === 0 ? issue.message : `${issue.message} (at ${issue.path.join(".")})`)).join("; ");
+}
+
 export function toolList(tools: readonly ListedTool[]): Tool[] {
   return tools.map((tool) => ({
     name: tool.name,
@@ -67,20 +72,26 @@ export function toolList(tools: readonly ListedTool[]): Tool[] {
  * built by typed code, and the tests' MCP clients list the tools first, so they check every answer
  * against what is advertised.
  *
- * Every tool is served its shape as a loose object and its handler is called only when no argument
- * name is unknown (strict.ts): the SDK's own z.object would drop a misspelt name without a word.
+ * Every tool's arguments are checked here, names first: an unknown name is refused with the valid
+ * ones (strict.ts; the SDK's own z.object would drop a misspelt name without a word, and would
+ * refuse a missing paneId before saying that `bogus` is not an argument at all), then the values
+ * against the shape. Both refusals are bad-input results whose text says what to fix.
  */
 export function listingHost(mcp: McpServer): { host: Pick<McpServer, "registerTool">; serve(): void } {
   const tools: ListedTool[] = [];
   const registerTool: McpServer["registerTool"] = (name, config, callback) => {
     tools.push({ name, ...config } as ListedTool);
     const { outputSchema: _advertised, inputSchema: shape = {}, ...served } = config;
-    const checked = ((args: unknown, extra: unknown) => {
+    const schema = z.object(shape as z.ZodRawShape);
+    const checked = (async (args: unknown, extra: unknown) => {
       const problem = unknownArguments(args, shape as Record<string, unknown>, name);
       if (problem) return fail(new PanescopeError("bad-input", problem));
-      return (callback as (args: unknown, extra: unknown) => unknown)(args, extra);
-    }) as typeof callback;
-    return mcp.registerTool(name, { ...served, inputSchema: z.looseObject(shape as z.ZodRawShape) } as unknown as typeof config, checked);
+      const parsed = await schema.safeParseAsync(args ?? {});
+      if (!parsed.success) return fail(new PanescopeError("bad-input", `invalid arguments for ${name}: ${issuesOf(parsed.error)}`));
+      return (callback as (args: unknown, extra: unknown) => unknown)(parsed.data, extra);
+    }) as unknown as typeof callback;
+    // Served as an open object: the names are checked first (above), then the values, by the shape.
+    return mcp.registerTool(name, { ...served, inputSchema: z.looseObject({}) } as unknown as typeof config, checked);
   };
   return {
     host: { registerTool },
