@@ -77,7 +77,7 @@ export interface Target {
   start: string;
   /** Where changes are watched from (send_keys: just before the keys); default `start`. */
   watch?: string;
-  /** Test a screen pattern only once the pane changed after `watch` (send_keys: not the old prompt). */
+  /** Test a screen pattern only once the pane changed after `watch` (not the prompt the keys found). */
   afterChange?: boolean;
 }
 
