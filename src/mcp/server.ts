@@ -51,6 +51,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     ownPane: options.ownPane,
     regex: new RegexRunner(options.matchBudgetMs === undefined ? {} : { budgetMs: options.matchBudgetMs }),
     opened: new Map<string, OpenedPane>(),
+    typed: new Map<string, string>(),
     failContext: { serverArgs: options.server.baseArgs().join(" ") },
   };
   const mcp = new McpServer({ name: "panescope", version }, { instructions: INSTRUCTIONS });

@@ -77,8 +77,12 @@ export interface Target {
   start: string;
   /** Where changes are watched from (send_keys: just before the keys); default `start`. */
   watch?: string;
-  /** Test a screen pattern only once the pane changed after `watch` (not the prompt the keys found). */
-  afterChange?: boolean;
+  /**
+   * A cursor from just before the last keys sent to the pane: until the pane changed after it, a
+   * screen pattern is not tested (the prompt the keys found is not their answer; their echo may
+   * not have arrived yet).
+   */
+  typed?: string;
 }
 
 export interface Decided {
@@ -148,7 +152,8 @@ async function waitOne(ctx: ToolContext, target: Target, condition: Condition, d
   const observer = target.observer;
   // Rows are not needed to wait (maxLines 0 still counts them as changed): only raw, for raw patterns.
   const first = await observer.read(target.watch ?? target.start, { maxLines: 0 });
-  const state = { cursor: first.cursor, raw: first.first ? "" : keepTail(first.raw), changed: !isEmpty(first) };
+  const typed = target.typed === undefined ? undefined : await observer.read(target.typed, { maxLines: 0, maxBytes: 0 });
+  const state = { cursor: first.cursor, raw: first.first ? "" : keepTail(first.raw), changed: typed === undefined || !isEmpty(typed) };
   const pattern = condition.pattern;
 
   const test = async (): Promise<Found | undefined> => {
@@ -157,7 +162,7 @@ async function waitOne(ctx: ToolContext, target: Target, condition: Condition, d
       const m = await ctx.regex.exec(pattern.source, pattern.flags, state.raw);
       return m && { raw: locateInRaw(m, state.raw) };
     }
-    if (target.afterChange && !state.changed) return undefined;
+    if (!state.changed) return undefined;
     const { rows, screen } = await observer.displayedScreen();
     const m = await ctx.regex.exec(pattern.source, pattern.flags, screenText(rows));
     return m && { screen: locateOnScreen(m, rows, screen.top) };

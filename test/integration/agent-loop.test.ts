@@ -49,8 +49,9 @@ async function agent(): Promise<Agent> {
 describe("an agent's loop through the tools", () => {
   it("python3: a value, a block ended by the newline rule, exit() with its status", async () => {
     const a = await agent();
-    let { paneId, cursor } = await a.open("python3 -q");
-    cursor = String((await a.call("wait_for", { cursor, pattern: ">>> $" })).cursor);
+    const opened = await a.open("python3 -q");
+    const paneId = opened.paneId;
+    const cursor = String((await a.call("wait_for", { cursor: opened.cursor, pattern: ">>> $" })).cursor);
     const value = await a.call("send_keys", { paneId, cursor, text: "print(6*7)", enter: true, wait: { pattern: "^>>> $" } });
     expect(value.delta?.raw).toMatch(/\n42\r?\n/);
     const block = await a.call("send_keys", { paneId, cursor: value.cursor, text: "for i in range(3):\n    print(i*i)\n", enter: true, wait: { pattern: "^>>> $" } });
@@ -63,8 +64,9 @@ describe("an agent's loop through the tools", () => {
   it("vim: ordered input types, leaves insert mode and writes with :wq; the pane's exit status is 0", async () => {
     const a = await agent();
     const file = join(dir, "note.txt");
-    let { paneId, cursor } = await a.open(`vim -u NONE -N -n ${file}`);
-    cursor = String((await a.call("wait_for", { cursor, pattern: "^~", timeoutMs: 10_000 })).cursor);
+    const opened = await a.open(`vim -u NONE -N -n ${file}`);
+    const paneId = opened.paneId;
+    const cursor = String((await a.call("wait_for", { cursor: opened.cursor, pattern: "^~", timeoutMs: 10_000 })).cursor);
     const end = await a.call("send_keys", { paneId, cursor, input: ["i", { text: "hello from vim" }, "Escape", { text: ":wq" }, "Enter"], wait: { closed: true } });
     expect(end).toMatchObject({ outcome: "closed", delta: { closed: true, exit: { status: 0 } } });
     expect(readFileSync(file, "utf8")).toBe("hello from vim\n");

@@ -99,6 +99,20 @@ describe("wait_for", () => {
     expect(textOf(next)).toBe("no change");
   });
 
+  it("after send_keys, the prompt the keys found is not their answer: a screen pattern waits for the pane to change since the keys", async () => {
+    // No echo, and the answer comes 300 ms after the line: the old prompt stays on the screen meanwhile.
+    const { mcp, pane } = await setup(`stty -echo; while printf '> '; read line; do sleep 0.3; echo "$line" | tr a-z A-Z; done`);
+    const start = structured(await mcp.call("wait_for", { paneId: pane, pattern: "^> $" }));
+    expect(start.outcome).toBe("matched");
+    const sent = structured(await mcp.call("send_keys", { paneId: pane, cursor: start.cursor, text: "hello", enter: true }));
+    const waited = structured(await mcp.call("wait_for", { cursor: sent.cursor, pattern: "^> $" }));
+    expect(waited.outcome).toBe("matched");
+    expect((waited.delta as { raw: string }).raw).toMatch(/HELLO\r?\n> $/);
+    // Nothing new since the keys' answer: the same pattern, asked again, matches at once.
+    const again = structured(await mcp.call("wait_for", { cursor: waited.cursor, pattern: "^> $", timeoutMs: 5000 }));
+    expect(again).toMatchObject({ outcome: "matched", cursor: waited.cursor });
+  });
+
   it("without a cursor, answers what came during the call", async () => {
     const { mcp, pane } = await setup("sh");
     expect(structured(await mcp.call("wait_for", { paneId: pane, pattern: "[$#] $" })).outcome).toBe("matched");

@@ -21,6 +21,15 @@ import { conditionFields, conditionOf, waitOn } from "../wait.js";
 export { literalFor } from "../typing.js";
 
 export const MAX_TEXT_CHARS = 16 * 1024;
+/** Panes whose last keys are remembered for wait_for (the oldest forgotten first). */
+const MAX_TYPED = 256;
+
+function rememberTyped(typed: Map<string, string>, paneId: string, cursor: string): void {
+  typed.delete(paneId);
+  typed.set(paneId, cursor);
+  const oldest = typed.keys().next().value;
+  if (typed.size > MAX_TYPED && oldest !== undefined) typed.delete(oldest);
+}
 export const MAX_KEYS = 100;
 
 const DESCRIPTION = `Type into a pane. input: in order, tmux key names and {text} typed literally (never read as keys, commands or shell): ["Escape", {"text": ":wq"}, "Enter"]. Shorthand: text, then keys, then Enter if enter (each newline in text is then an Enter too). Keys: Enter Escape Tab BSpace Up Down Left Right Home End PageUp PageDown F1..F12 Space C-c M-x C-S-Up, or one character. No NUL (press C-Space).
@@ -89,6 +98,7 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
           }
           throw error;
         });
+        if (before) rememberTyped(ctx.typed, input.paneId, before.cursor);
         const sent = { paneId: input.paneId, typedChars: typing.typedChars, keys: typing.keys, enter };
         const said = `sent to ${input.paneId}: ${typing.summary}`;
         if (!observer || !before) return ok(sent, said);
@@ -97,7 +107,7 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
           return ok({ ...sent, cursor: before.cursor, delta: structured(before) }, renderDelta(before, { view: input.view ?? "rows", words: ["sent"], lead: [said] }));
         }
         const start = input.cursor ?? before.cursor;
-        const decided = await waitOn(ctx, [{ observer, start, watch: before.cursor, afterChange: true }], condition, limits, extra.signal);
+        const decided = await waitOn(ctx, [{ observer, start, watch: before.cursor, typed: before.cursor }], condition, limits, extra.signal);
         const { delta, found } = decided;
         const match = found?.screen ?? found?.raw;
         const structuredContent = { ...sent, cursor: delta.cursor, outcome: decided.outcome, ...(match ? { match: match.text, where: match.where } : {}), delta: structured(delta) };

@@ -18,7 +18,7 @@ export { DEFAULT_TIMEOUT_MS } from "../wait.js";
 export const MAX_PANES = 16;
 
 const DESCRIPTION = `Block until something happens in a pane, instead of polling. Give one of:
-- pattern: a JavaScript regex, in "screen" (default): the screen as displayed, now (without a cursor; with one, once it changed since the cursor) and after each change: rows joined by newlines (^ $ per row), trailing blanks kept only on the cursor's row, up to the cursor (">>> $" matches a Python prompt); or in "raw": output since the cursor (or this call), escapes removed, the newest ${RAW_WINDOW_CHARS / 1024}K characters. A pattern that backtracks too long is an error.
+- pattern: a JavaScript regex, in "screen" (default): the screen as displayed, now (after send_keys: once the pane changed since the keys) and after each change: rows joined by newlines (^ $ per row), trailing blanks kept only on the cursor's row, up to the cursor (">>> $" matches a Python prompt); or in "raw": output since the cursor (or this call), escapes removed, the newest ${RAW_WINDOW_CHARS / 1024}K characters. A pattern that backtracks too long is an error.
 - quietMs: nothing printed for this many ms.
 - closed: true: the pane or its program ended.
 Answer: the outcome (a match and its rows; on timeout the screen), then all since your cursor (or this call) as capture_since, and the cursor after it.
@@ -95,9 +95,9 @@ async function targetsOf(ctx: ToolContext, input: WhereInput): Promise<Target[]>
     const observer = await ctx.hub.observer(paneId);
     // No cursor: the answer starts at this call (a first read also starts watching the pane).
     const start = one.cursor ?? (await observer.read(undefined, { maxLines: 0 })).cursor;
-    // With a cursor, a screen pattern waits for news since it: send_keys' cursor is from before the
-    // keys, and the prompt still on the screen until their echo arrives is not their answer.
-    targets.push({ observer, start, afterChange: one.cursor !== undefined });
+    // Keys sent here and nothing shown since: the prompt still on the screen is not their answer.
+    const typed = ctx.typed.get(paneId);
+    targets.push({ observer, start, ...(typed === undefined ? {} : { typed }) });
   }
   return targets;
 }
