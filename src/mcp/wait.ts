@@ -5,7 +5,8 @@
 // RegexRunner's worker with a time budget (regex-runner.ts).
 import { z } from "zod";
 import { PanescopeError } from "../errors.js";
-import type { Delta, ReadLimits } from "../observe/delta.js";
+import type { Delta, ReadLimits, Row } from "../observe/delta.js";
+import { applyLimits, rowBytes } from "../observe/limits.js";
 import type { PaneObserver } from "../observe/pane.js";
 import type { ToolContext } from "./context.js";
 import { compilePattern, keepTail, locateInRaw, locateOnScreen, MAX_PATTERN_CHARS, screenText, type Pattern, type RawMatch, type ScreenMatch } from "./match.js";
@@ -96,6 +97,10 @@ export interface Decided {
   delta: Delta;
   /** The screen as displayed at the same moment (the match's rows and the timeout's are from it). */
   shown: { rows: string[]; screen: Delta["screen"] };
+  /** The rows the outcome shows (a match's, the screen's on timeout), within their part of maxBytes. */
+  outcomeRows: Row[];
+  /** Rows of those that maxBytes cut (the topmost). */
+  outcomeRowsCut: number;
 }
 
 interface Waiting {
@@ -131,11 +136,14 @@ export async function waitOn(ctx: ToolContext, targets: readonly Target[], condi
     const index = winner?.index ?? 0;
     const target = targets[index] as Target;
     const waiting = winner?.waiting ?? { outcome: signal.aborted ? "aborted" : "timeout", rawChars: 0 };
-    // Read the answer and the screen at one moment (no I/O between them), so a match's rows and
-    // the delta's agree; a screen match that this moment no longer shows is tested again.
-    const delta = await ctx.hub.capture({ cursor: target.start, limits });
+    // Read the screen and the answer at one moment (no I/O between them), so a match's rows and
+    // the delta's agree; a screen match that this moment no longer shows is tested again. The rows
+    // the outcome shows (a match's, the screen on timeout) take up to half of maxBytes first.
     const observer = await ctx.hub.observer(target.observer.paneId);
     const shown = await observer.displayedScreen();
+    const candidates = waiting.outcome === "timeout" ? nonBlank(shown) : waiting.found?.screen ? rowsAt(shown, waiting.found.screen.rows) : [];
+    const reserve = limits.maxBytes === undefined ? undefined : sum(applyLimits(candidates, "", { maxBytes: Math.floor(limits.maxBytes / 2) }).rows);
+    const delta = await observer.read(target.start, reserve === undefined || limits.maxBytes === undefined ? limits : { ...limits, maxBytes: limits.maxBytes - reserve });
     let found = waiting.found;
     if (found?.screen && condition.pattern) {
       const again = await ctx.regex.exec(condition.pattern.source, condition.pattern.flags, screenText(shown.rows));
@@ -143,9 +151,24 @@ export async function waitOn(ctx: ToolContext, targets: readonly Target[], condi
       if (!found && Date.now() < deadline && !signal.aborted) continue;
     }
     const outcome: Outcome = waiting.outcome === "matched" && !found ? "timeout" : waiting.outcome;
-    return { index, outcome, ...(found ? { found } : {}), rawChars: waiting.rawChars, delta, shown };
+    const outcomeRows = outcome === "timeout" ? nonBlank(shown) : (found?.screen?.rows ?? []);
+    const kept = reserve === undefined ? outcomeRows : applyLimits(outcomeRows, "", { maxBytes: reserve }).rows;
+    if (found?.screen) found = { screen: { ...found.screen, rows: kept } };
+    return { index, outcome, ...(found ? { found } : {}), rawChars: waiting.rawChars, delta, shown, outcomeRows: kept, outcomeRowsCut: outcomeRows.length - kept.length };
   }
 }
+
+/** The screen's non-blank rows as displayed, by absolute line (what a timeout shows). */
+function nonBlank(shown: Decided["shown"]): Row[] {
+  return shown.rows.flatMap((text, y) => (text.trim() === "" ? [] : [{ line: shown.screen.top + y, text }]));
+}
+
+/** The rows now at the lines given. */
+function rowsAt(shown: Decided["shown"], rows: readonly Row[]): Row[] {
+  return rows.map((row) => ({ line: row.line, text: shown.rows[row.line - shown.screen.top] ?? "" }));
+}
+
+const sum = (rows: readonly Row[]): number => rows.reduce((total, row) => total + rowBytes(row), 0);
 
 /** One pane's wait: the loop of test, then sleep until the next change (or quiet, or deadline). */
 async function waitOne(ctx: ToolContext, target: Target, condition: Condition, deadline: number, signal: AbortSignal): Promise<Waiting> {

@@ -35,7 +35,7 @@ export function sentBytes(text: string): number {
 }
 
 /** A row's cost: its text plus the frame around it, `{"line":N,"text":""},` (or `N|` … newline). */
-function rowBytes(row: { text: string; line?: number; row?: number }): number {
+export function rowBytes(row: { text: string; line?: number; row?: number }): number {
   return sentBytes(row.text) + 20 + String(row.line ?? row.row ?? 0).length;
 }
 

@@ -64,6 +64,13 @@ describe("maxBytes", () => {
     // wait_for keeps to the budget as well.
     const waited = await mcp.call("wait_for", { cursor: start.cursor, pattern: "^END$", view: "raw", maxBytes: 300 });
     expect(Buffer.byteLength(JSON.stringify((structured(waited).delta as { raw: string }).raw))).toBeGreaterThan(250);
-    expect(sizes(waited).structured).toBeLessThanOrEqual(300 + FRAME + 400); // + the match and its rows
+    expect(sizes(waited).structured).toBeLessThanOrEqual(300 + FRAME);
+    expect(sizes(waited).text).toBeLessThanOrEqual(300 + FRAME);
+    // A timeout's screen rows count too: at most half the budget, the cut said.
+    const timeout = await mcp.call("wait_for", { cursor: start.cursor, pattern: "never printed", timeoutMs: 10, maxBytes: 200 });
+    expect(structured(timeout)).toMatchObject({ outcome: "timeout" });
+    expect(structured(timeout).rowsCut).toBeGreaterThan(0);
+    expect(textOf(timeout)).toMatch(/cut \d+ rows of these \(maxBytes\)/);
+    expect(sizes(timeout).structured).toBeLessThanOrEqual(200 + FRAME);
   });
 });
