@@ -3,12 +3,14 @@
 // reads) and, separately, of their structuredContent JSON, against two baselines from the same run:
 // the escape-stripped raw stream since the last read, and a one-screen `capture-pane -p` per read.
 // At the end the screen rebuilt from the text alone, and the one rebuilt from the structured rows,
-// are compared with tmux's `capture-pane -p` (✓/✗).
+// are compared with tmux's `capture-pane -p` (✓/✗). 6g is one agent loop as docs/tools.md shows
+// it: in a shell, send_keys types the command with a wait for the prompt (1 s, the program takes
+// longer), then capture_since every 200 ms until it has ended; every answer's delta counts.
 import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { RebuiltScreen, TextScreen, tmuxRows } from "../test/support/rebuild.js";
 import type { Result } from "./lib/format.js";
-import { openReader, stdioAvailable } from "./lib/reader.js";
+import { openReader, stdioAvailable, type Answer } from "./lib/reader.js";
 import { serverName, startServer, timedTmux, type BenchServer } from "./lib/tmux.js";
 
 const PROGRAMS = resolve(import.meta.dirname, "programs.mjs");
@@ -109,9 +111,65 @@ async function measure(workload: Workload): Promise<Result[]> {
   }
 }
 
+/** 6g: send_keys with a wait, then reads every 200 ms, against the stripped raw of the same answers. */
+async function agentLoop(): Promise<Result> {
+  const server = serverName();
+  const bench = await startServer({ name: server, command: "sh" });
+  const reader = await openReader(bench);
+  try {
+    const first = await reader.tool("capture_since", { paneId: bench.pane });
+    const text = new TextScreen();
+    const rows = new RebuiltScreen();
+    text.apply(first.text);
+    rows.apply(first.delta);
+    const sum = { text: 0, json: 0, raw: 0, reads: 0 };
+    let exact = true;
+    const take = (answer: Answer): string => {
+      const d = answer.delta;
+      if (d.missed || d.truncated.rows > 0 || d.truncated.rawChars > 0) exact = false;
+      text.apply(answer.text);
+      rows.apply(d);
+      sum.reads++;
+      sum.text += bytes(answer.text);
+      sum.json += bytes(answer.json);
+      sum.raw += bytes(d.raw);
+      return d.cursor;
+    };
+    let ended = false;
+    const done = timedTmux(server, ["wait-for", "done"]).then(() => (ended = true));
+    const command = `node ${PROGRAMS} docker-pull; tmux -L ${server} wait-for -S done`;
+    let cursor = take(await reader.tool("send_keys", { paneId: bench.pane, cursor: first.delta.cursor, text: command, enter: true, wait: { pattern: "^[$#] $", timeoutMs: 1000 }, maxBytes: 1 << 20 }));
+    for (let last = ended; !last; ) {
+      await sleep(READ_EVERY_MS);
+      last = ended; // one more read after the program ended, then stop
+      cursor = take(await reader.tool("capture_since", { cursor, maxBytes: 1 << 20 }));
+    }
+    await done;
+    // The prompt after the program: read until it is there, so the rebuilt screen is the last one.
+    cursor = take(await reader.tool("wait_for", { cursor, pattern: "^[$#] $", timeoutMs: 5000, maxBytes: 1 << 20 }));
+    const tmux = JSON.stringify(tmuxRows((await timedTmux(server, ["capture-pane", "-p", "-t", bench.pane])).stdout.replace(/\n$/, "").split("\n")));
+    const mark = (ok: boolean): string => (ok ? "✓" : "✗");
+    const rebuilt = `text rebuild ${mark(exact && JSON.stringify(text.rows()) === tmux)}, rows rebuild ${mark(exact && JSON.stringify(rows.rows()) === tmux)}`;
+    return {
+      id: "6g",
+      label: "agent loop: send_keys + wait, reads at 200 ms",
+      value: sum.text,
+      baseline: sum.raw,
+      baselineLabel: "stripped raw",
+      unit: "B",
+      better: "lower",
+      note: `docker-pull in a shell; ${sum.reads} answers; structuredContent ${kib(sum.json)}; ${rebuilt}`,
+    };
+  } finally {
+    await reader.close();
+    await bench.kill();
+  }
+}
+
 export async function economy(): Promise<Result[]> {
   if (!stdioAvailable()) throw new Error("figure 6 reads over MCP stdio: build dist/ first (npm run build)");
   const results: Result[] = [];
   for (const workload of WORKLOADS) results.push(...(await measure(workload)));
+  results.push(await agentLoop());
   return results;
 }

@@ -33,6 +33,8 @@ export interface Reader {
   capture(args: CaptureArgs): Promise<Delta>;
   /** The whole answer (stdio only: the in-process reader has no MCP layer). */
   answer(args: CaptureArgs & { view?: string }): Promise<Answer>;
+  /** Any tool's answer (stdio only); `delta` is its delta (wait_for, send_keys: under `delta`). */
+  tool(name: string, args: Record<string, unknown>): Promise<Answer>;
   /** Resident set size of the process holding the observers, in bytes (VmRSS). */
   rss(): number;
   /** Whether that process is still running. */
@@ -74,11 +76,13 @@ function readStatus(pid: number): string {
 }
 
 /** One tools/call result as it travels, read as an Answer. */
-function answerOf(result: Record<string, unknown>): Answer {
-  if (result.isError) throw new Error(`capture_since failed: ${JSON.stringify(result.content)}`);
+function answerOf(result: Record<string, unknown>, name = "capture_since"): Answer {
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   const content = result.content as Array<{ type: string; text?: string }>;
   const text = content.map((c) => c.text ?? "").join("\n");
-  return { delta: result.structuredContent as Delta, text, json: JSON.stringify(result.structuredContent) };
+  const structured = result.structuredContent as Record<string, unknown>;
+  const delta = (name === "capture_since" ? structured : structured.delta) as Delta;
+  return { delta, text, json: JSON.stringify(result.structuredContent) };
 }
 
 /** A private state directory: the server's cursor key must not touch the user's. */
@@ -95,6 +99,7 @@ async function stdioReader(bench: BenchServer): Promise<Reader> {
     transport: "stdio",
     capture: async (args) => (await answer(args)).delta,
     answer,
+    tool: async (name, args) => answerOf(await rpc.callTool(name, args), name),
     rss: () => rssOf(rpc.pid),
     alive: () => rpc.alive && rssOf(rpc.pid) > 0,
     async close() {
@@ -119,6 +124,7 @@ async function sdkReader(bench: BenchServer): Promise<Reader> {
     transport: "stdio, SDK client",
     capture: async (args) => (await answer(args)).delta,
     answer,
+    tool: async (name, args) => answerOf(await client.callTool({ name, arguments: args }), name),
     rss: () => rssOf(pid),
     alive: () => !exited && rssOf(pid) > 0,
     async close() {
@@ -143,6 +149,7 @@ function hubReader(bench: BenchServer, options: ReaderOptions): Reader {
         },
       }),
     answer: () => Promise.reject(new Error("the in-process reader has no MCP text: build dist/ (npm run build) to measure answers")),
+    tool: () => Promise.reject(new Error("the in-process reader has no MCP tools: build dist/ (npm run build) to measure answers")),
     rss: () => process.memoryUsage().rss,
     alive: () => true,
     close: () => hub.close(),

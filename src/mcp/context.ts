@@ -56,6 +56,8 @@ export interface ToolContext {
   regex: RegexRunner;
   /** Panes opened through open_pane, by id. */
   opened: Map<string, OpenedPane>;
+  /** A cursor from just before the last keys send_keys sent, by pane (wait.ts: not the old prompt). */
+  typed: Map<string, string>;
   /** For error advice: how this server is named on a tmux command line. */
   failContext: FailContext;
 }

@@ -27,6 +27,10 @@ export interface RenderOptions {
   given?: string;
   wait?: WaitReport;
   view?: View;
+  /** Words for the header after the pane id (wait_for's outcome), and the header always shown. */
+  words?: readonly string[];
+  /** panescope's lines (and fenced rows) that come first, before the delta's: an outcome. */
+  lead?: readonly string[];
 }
 
 /** Control characters and line separators made visible: \r, \b, \xNN, \u2028 (tab and newline kept). */
@@ -91,7 +95,7 @@ export function renderDelta(delta: Delta, options: RenderOptions = {}): string {
   const view = options.view ?? "rows";
   const wait = options.wait;
   const patch = patchOf(delta);
-  const out: string[] = [];
+  const out: string[] = [...(options.lead ?? [])];
   if (delta.missed) out.push(`missed${delta.missedBytes > 0 ? ` ${delta.missedBytes} B` : ""}: ${delta.reason ?? "unknown"}`);
   if (delta.healed && delta.healed.length > 0) out.push(`healed rows ${delta.healed.map((line) => line - delta.screen.top).join(",")}: tmux draws them so`);
   if (wait?.waitClamped) out.push(`wait capped at ${wait.waitCapMs} ms`);
@@ -111,7 +115,7 @@ export function renderDelta(delta: Delta, options: RenderOptions = {}): string {
   if (delta.closed) out.push(ending(delta.exit));
   if (out.length === 0) out.push(wait?.waitEnded === "timeout" ? `no change in ${wait.waitMs} ms` : "no change");
   // The same cursor back with nothing to place: the caller's cursor still reads exactly the same.
-  if (delta.cursor === options.given && pane.length === 0 && !patch.full && !patch.scroll) return out.join("\n");
-  const words = [...(patch.full ? [size(delta.screen)] : []), ...scrollWords(patch, delta.screen.rows), ...(delta.streaming ? [] : ["polled"])];
+  if (delta.cursor === options.given && pane.length === 0 && !patch.full && !patch.scroll && !options.words) return out.join("\n");
+  const words = [...(options.words ?? []), ...(patch.full ? [size(delta.screen)] : []), ...scrollWords(patch, delta.screen.rows), ...(delta.streaming ? [] : ["polled"])];
   return [header(delta.cursor, delta.paneId, delta.screen, words), ...out].join("\n");
 }

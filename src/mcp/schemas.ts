@@ -12,11 +12,14 @@ export const paneId = z
   .max(12, "paneId is a tmux pane id like %3 (list_panes shows them)")
   .regex(/^%\d{1,9}$/, "paneId must be a tmux pane id like %3: a % and digits, nothing else (list_panes shows them)");
 
-export const cursor = z
+/** A cursor, undescribed: for tools whose description already says where cursors come from. */
+export const bareCursor = z
   .string()
   .min(1, "cursor is empty: omit it to start watching, or pass the cursor of a previous result")
   .max(MAX_CURSOR_CHARS, `cursor is longer than any panescope cursor (${MAX_CURSOR_CHARS} characters): pass the cursor string of a previous result, or omit it to start again`)
-  .describe("From your last answer; do not edit. Omit to start.");
+;
+
+export const cursor = bareCursor.describe("From your last answer; do not edit. Omit to start.");
 
 export function waitMs(capMs: number): z.ZodNumber {
   return z
@@ -30,15 +33,15 @@ export const maxLines = z
   .number()
   .int("maxLines must be a whole number")
   .min(0, "maxLines cannot be negative")
-  .max(MAX_LINES, `maxLines is at most ${MAX_LINES}`)
-  .describe("Keep at most this many rows, the bottom-most.");
+  .max(MAX_LINES, `maxLines is at most ${MAX_LINES}`);
 
 export const maxBytes = z
   .number()
   .int("maxBytes must be a whole number")
   .min(1, "maxBytes must be at least 1")
-  .max(MAX_BYTES, `maxBytes is at most ${MAX_BYTES}`)
-  .describe("Byte budget for rows then raw, newest first.");
+  .max(MAX_BYTES, `maxBytes is at most ${MAX_BYTES}`);
+
+
 
 /** An integer in an answer (tool-list.ts leaves out the ±2^53 bounds zod gives it). */
 export const int = z.number().int();

@@ -7,6 +7,9 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type Tool, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { PanescopeError } from "../errors.js";
+import { fail } from "./results.js";
+import { unknownArguments } from "./strict.js";
 
 export interface ListedTool {
   name: string;
@@ -31,6 +34,8 @@ function jsonSchema(schema: z.ZodType | z.ZodRawShape, io: "input" | "output"): 
       if (n.maximum === Number.MAX_SAFE_INTEGER) delete n.maximum;
       if (n.minimum === Number.MIN_SAFE_INTEGER) delete n.minimum;
       if (io === "output" && n.additionalProperties === false) delete n.additionalProperties;
+      // Inputs are strict (strict.ts refuses unknown names), also where the schema is loose to let them through.
+      if (io === "input" && n.type === "object" && !isEmpty(n.properties)) n.additionalProperties = false;
       // A loose object with no fields of its own: just an object.
       if (n.type === "object" && isEmpty(n.properties) && isEmpty(n.additionalProperties)) {
         delete n.properties;
@@ -40,6 +45,11 @@ function jsonSchema(schema: z.ZodType | z.ZodRawShape, io: "input" | "output"): 
   }) as Json;
   delete json.$schema;
   return json as Tool["inputSchema"];
+}
+
+/** Zod's issues in a line: "maxBytes must be at least 1 (at maxBytes)". */
+function issuesOf(error: z.ZodError): string {
+  return error.issues.map((issue) => (issue.path.length === 0 ? issue.message : `${issue.message} (at ${issue.path.join(".")})`)).join("; ");
 }
 
 export function toolList(tools: readonly ListedTool[]): Tool[] {
@@ -61,13 +71,27 @@ export function toolList(tools: readonly ListedTool[]): Tool[] {
  * them again (asynchronously, zod's slow path), about 0.1 ms of a 1.5 ms wake. The answers are
  * built by typed code, and the tests' MCP clients list the tools first, so they check every answer
  * against what is advertised.
+ *
+ * Every tool's arguments are checked here, names first: an unknown name is refused with the valid
+ * ones (strict.ts; the SDK's own z.object would drop a misspelt name without a word, and would
+ * refuse a missing paneId before saying that `bogus` is not an argument at all), then the values
+ * against the shape. Both refusals are bad-input results whose text says what to fix.
  */
 export function listingHost(mcp: McpServer): { host: Pick<McpServer, "registerTool">; serve(): void } {
   const tools: ListedTool[] = [];
   const registerTool: McpServer["registerTool"] = (name, config, callback) => {
     tools.push({ name, ...config } as ListedTool);
-    const { outputSchema: _advertised, ...served } = config;
-    return mcp.registerTool(name, served, callback);
+    const { outputSchema: _advertised, inputSchema: shape = {}, ...served } = config;
+    const schema = z.object(shape as z.ZodRawShape);
+    const checked = (async (args: unknown, extra: unknown) => {
+      const problem = unknownArguments(args, shape as Record<string, unknown>, name);
+      if (problem) return fail(new PanescopeError("bad-input", problem));
+      const parsed = await schema.safeParseAsync(args ?? {});
+      if (!parsed.success) return fail(new PanescopeError("bad-input", `invalid arguments for ${name}: ${issuesOf(parsed.error)}`));
+      return (callback as (args: unknown, extra: unknown) => unknown)(parsed.data, extra);
+    }) as unknown as typeof callback;
+    // Served as an open object: the names are checked first (above), then the values, by the shape.
+    return mcp.registerTool(name, { ...served, inputSchema: z.looseObject({}) } as unknown as typeof config, checked);
   };
   return {
     host: { registerTool },

@@ -111,4 +111,6 @@ export interface Offscreen {
 export interface ReadLimits {
   maxLines?: number;
   maxBytes?: number;
+  /** Which of rows and raw the maxBytes budget serves first (the reader's view; default rows). */
+  prefer?: "rows" | "raw" | "both";
 }

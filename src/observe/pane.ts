@@ -8,7 +8,7 @@ import { RowTracker } from "./rows.js";
 import { Screen, DEFAULT_SCROLLBACK } from "./screen.js";
 import { seedBytes, type PaneState } from "./seed.js";
 import type { StripState } from "./strip.js";
-import { applyLimits } from "./limits.js";
+import { afterRaw, applyLimits } from "./limits.js";
 import { BreakLog } from "./breaks.js";
 import { HealLog } from "./heals.js";
 import { Wakeup } from "./wakeup.js";
@@ -480,7 +480,7 @@ export class PaneObserver {
       ...(this.closedFlag && this.exit ? { exit: this.exit } : {}),
       streaming: this.streamingFlag,
       truncated: limited.truncated,
-      patch: patchScreen(this.frames.at(fields.seq), this.frame(), history, limits, limited.raw),
+      patch: patchScreen(this.frames.at(fields.seq), this.frame(), history, afterRaw(limits, limited.raw), limited.raw),
     };
   }
 

@@ -18,8 +18,8 @@ describe("send_keys text handling", () => {
   it("without enter, newlines stay newline characters", () => {
     expect(literalFor("a\nb\n", false)).toBe("a\nb\n");
   });
-  it("with enter, newlines become Enter (CR) and a trailing newline does not add a second Enter", () => {
-    expect(literalFor("a\nb\r\n", true)).toBe("a\rb");
+  it("with enter, every newline becomes Enter (CR), a trailing one too: the Enter of enter follows it (docs/tools.md)", () => {
+    expect(literalFor("a\nb\r\n", true)).toBe("a\rb\r");
   });
   it("a trailing ; is escaped so tmux does not read it as a command separator", () => {
     expect(literalArg("ls;")).toBe("ls\\;");

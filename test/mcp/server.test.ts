@@ -43,7 +43,7 @@ describe("tools/list", () => {
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const name of ["capture_since", "capture_pane", "list_panes"]) expect(byName.get(name)?.description, name).toMatch(/untrusted/);
-    expect(byName.get("wait_for")?.description).toMatch(/as capture_since's/);
+    expect(byName.get("wait_for")?.description).toMatch(/as capture_since/);
     // MCP's defaults where a hint is left out: readOnly false, destructive true, idempotent false, openWorld true.
     const hints = (name: string) => ({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true, ...byName.get(name)?.annotations });
     for (const name of ["capture_since", "capture_pane", "list_panes", "wait_for"]) expect(hints(name)).toMatchObject({ readOnlyHint: true, openWorldHint: false });

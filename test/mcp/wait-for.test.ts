@@ -83,4 +83,76 @@ describe("wait_for", () => {
     expect(data.rows).toBeUndefined();
     expect(textOf(result)).toContain(`matched in the ${String(data.where)}; the line(s) around it:\n>result=42`);
   });
+
+  it("answers the output it waited for: after send_keys, wait_for's delta holds the 42 and capture_since with its cursor follows on", async () => {
+    const { mcp, pane } = await setup("python3 -q");
+    await mcp.call("wait_for", { paneId: pane, pattern: ">>> $" });
+    const sent = structured(await mcp.call("send_keys", { paneId: pane, text: "print(6*7)", enter: true }));
+    const waited = await mcp.call("wait_for", { cursor: sent.cursor, pattern: "^>>> $" });
+    const data = structured(waited);
+    const delta = data.delta as { raw: string; rows: { text: string }[]; first: boolean };
+    expect(data).toMatchObject({ outcome: "matched", match: ">>> " });
+    expect(delta.first).toBe(false);
+    expect(delta.raw).toMatch(/print\(6\*7\)\r?\n42\r?\n>>> $/);
+    expect(delta.rows.map((r) => r.text)).toContain("42");
+    expect(textOf(waited)).toMatch(/^cursor=\S+ %\d+ matched /);
+    expect(textOf(waited)).toContain("\n|42\n");
+    // The cursor after the answer: nothing more to read, nothing skipped.
+    const next = await mcp.call("capture_since", { cursor: data.cursor });
+    expect(textOf(next)).toBe("no change");
+  });
+
+  it("after send_keys, the prompt the keys found is not their answer: a screen pattern waits for the pane to change since the keys", async () => {
+    // No echo, and the answer comes 300 ms after the line: the old prompt stays on the screen meanwhile.
+    const { mcp, pane } = await setup(`stty -echo; while printf '> '; read line; do sleep 0.3; echo "$line" | tr a-z A-Z; done`);
+    const start = structured(await mcp.call("wait_for", { paneId: pane, pattern: "^> $" }));
+    expect(start.outcome).toBe("matched");
+    const sent = structured(await mcp.call("send_keys", { paneId: pane, cursor: start.cursor, text: "hello", enter: true }));
+    const waited = structured(await mcp.call("wait_for", { cursor: sent.cursor, pattern: "^> $" }));
+    expect(waited.outcome).toBe("matched");
+    expect((waited.delta as { raw: string }).raw).toMatch(/HELLO\r?\n> $/);
+    // Nothing new since the keys' answer: the same pattern, asked again, matches at once.
+    const again = structured(await mcp.call("wait_for", { cursor: waited.cursor, pattern: "^> $", timeoutMs: 5000 }));
+    expect(again).toMatchObject({ outcome: "matched", cursor: waited.cursor });
+  });
+
+  it("without a cursor, answers what came during the call", async () => {
+    const { mcp, pane } = await setup("sh");
+    expect(structured(await mcp.call("wait_for", { paneId: pane, pattern: "[$#] $" })).outcome).toBe("matched");
+    const waiting = mcp.call("wait_for", { paneId: pane, pattern: "^done$" });
+    const observer = await mcp.hub.observer(pane);
+    await vi.waitFor(() => expect(observer.waiting).toBeGreaterThan(0)); // it has begun: what follows is its to answer
+    await mcp.call("send_keys", { paneId: pane, text: "echo do''ne", enter: true });
+    const data = structured(await waiting);
+    expect(data.outcome).toBe("matched");
+    expect((data.delta as { raw: string }).raw).toContain("done");
+  });
+
+  it("waits on several panes: the first whose condition holds answers, named, with its delta; the other cursors come back unchanged", async () => {
+    const { test, mcp, pane } = await setup("sh");
+    const [other = ""] = await test.run(["split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane, "sh"]);
+    const first = structured(await mcp.call("capture_since", { paneId: pane }));
+    const second = structured(await mcp.call("capture_since", { paneId: other }));
+    await mcp.call("send_keys", { paneId: other, text: "echo from-the-second", enter: true });
+    const result = await mcp.call("wait_for", { cursors: [first.cursor, second.cursor], pattern: "^from-the-second$" });
+    const data = structured(result);
+    expect(data).toMatchObject({ outcome: "matched", paneId: other, match: "from-the-second" });
+    expect(data.cursors).toEqual([first.cursor, data.cursor]);
+    expect((data.delta as { raw: string }).raw).toContain("from-the-second");
+    expect(textOf(result)).toContain(`cursors=${String(first.cursor)} ${String(data.cursor)}`);
+    // Nothing more in either: a short wait times out and gives both cursors back as they were.
+    const idle = structured(await mcp.call("wait_for", { cursors: data.cursors, pattern: "never printed", timeoutMs: 50 }));
+    expect(idle).toMatchObject({ outcome: "timeout", cursors: data.cursors });
+    // The first pane's cursor still reads everything since it: the second pane's answer took nothing from it.
+    await mcp.call("send_keys", { paneId: pane, text: "echo from-the-first", enter: true });
+    const again = structured(await mcp.call("wait_for", { cursors: data.cursors, paneIds: [], pattern: "^from-the-first$" }));
+    expect(again).toMatchObject({ outcome: "matched", paneId: pane });
+    expect((again.delta as { raw: string }).raw).toContain("echo from-the-first");
+  });
+
+  it("refuses a pane named twice", async () => {
+    const { mcp, pane } = await setup("sh");
+    const first = structured(await mcp.call("capture_since", { paneId: pane }));
+    expect(textOf(await mcp.call("wait_for", { cursors: [first.cursor], paneIds: [pane], quietMs: 10 }))).toMatch(/^error \(bad-input\): pane %\d+ is named twice/);
+  });
 });

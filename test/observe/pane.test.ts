@@ -150,10 +150,16 @@ describe("PaneObserver", () => {
     const pane2 = observer();
     const s2 = await pane2.read();
     pane2.ingest(bytes("0123456789"));
-    const d2 = await pane2.read(s2.cursor, { maxBytes: 14 });
+    // A row costs its text and its frame as sent ({"line":0,"text":""}, 21 bytes): 31 here.
+    const d2 = await pane2.read(s2.cursor, { maxBytes: 34 });
     expect(d2.rows).toEqual([{ line: 0, text: "0123456789" }]);
     expect(d2.raw).toBe("789");
     expect(d2.truncated).toEqual({ rows: 0, rawChars: 7 });
+    // A raw reader's budget goes to raw first.
+    const d3 = await pane2.read(s2.cursor, { maxBytes: 34, prefer: "raw" });
+    expect(d3.raw).toBe("0123456789");
+    expect(d3.rows).toEqual([]);
+    expect(d3.truncated).toEqual({ rows: 1, rawChars: 0 });
   });
 
   it("reads during a flood the emulator has not caught up with lose nothing: their union is the whole stream", async () => {

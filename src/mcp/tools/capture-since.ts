@@ -1,13 +1,12 @@
 // capture_since: what a pane printed since a cursor, as rendered rows and as raw text (design.md).
 import { z } from "zod";
-import type { Delta } from "../../observe/delta.js";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { renderDelta, type View, type WaitReport } from "../render.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
+import { isEmpty, limitFields, limitsOf, structured } from "../since.js";
 
-/** Without maxBytes an answer still stays bounded (a `cat` of a large file would flood the agent). */
-export const DEFAULT_MAX_BYTES = 256 * 1024;
+export { DEFAULT_MAX_BYTES } from "../since.js";
 
 const DESCRIPTION = `What a pane printed since your cursor: the main tool to watch a program. No cursor: starts watching, gives the whole screen. Your last answer's cursor: only what changed. waitMs waits for a change.
 
@@ -38,11 +37,6 @@ function outputShape() {
   };
 }
 
-function isEmpty(delta: Delta): boolean {
-  const cut = delta.truncated.rows > 0 || delta.truncated.rawChars > 0;
-  return delta.rows.length === 0 && delta.raw === "" && !delta.missed && !delta.closed && !cut;
-}
-
 export const registerCaptureSince: ToolRegistrar = (mcp, ctx) => {
   mcp.registerTool(
     "capture_since",
@@ -53,9 +47,7 @@ export const registerCaptureSince: ToolRegistrar = (mcp, ctx) => {
         paneId: s.paneId.optional().describe("Omit: the cursor's pane, or tmux's active pane."),
         cursor: s.cursor.optional(),
         waitMs: s.waitMs(ctx.maxWaitMs).optional(),
-        view: z.enum(["rows", "raw", "both"]).optional().describe("What the text shows; default rows."),
-        maxLines: s.maxLines.optional(),
-        maxBytes: s.maxBytes.optional(),
+        ...limitFields,
       },
       outputSchema: s.part(outputShape()),
       annotations: ANNOTATIONS.capture_since,
@@ -69,10 +61,9 @@ export const registerCaptureSince: ToolRegistrar = (mcp, ctx) => {
           ...(input.cursor === undefined ? {} : { cursor: input.cursor }),
           waitMs,
           signal: extra.signal,
-          limits: { ...(input.maxLines === undefined ? {} : { maxLines: input.maxLines }), maxBytes: input.maxBytes ?? DEFAULT_MAX_BYTES },
+          limits: limitsOf(input),
         });
-        // The patch is the text's view of the rows; structuredContent says the same by line number.
-        const { patch: _, ...delta } = answer;
+        const delta = structured(answer);
         const waited = input.cursor !== undefined && waitMs > 0;
         const wait: WaitReport = {
           waitMs,

@@ -1,26 +1,44 @@
-// send_keys: literal text and/or validated tmux key names to a pane, through one-shot `tmux
-// send-keys` argv (no shell, no tmux command parsing of the text): one tmux process per call, its
-// commands run back to back (a fork holds the event loop 4–20 ms, and a storm of agents typing
-// queued every other one-shot call behind theirs).
+// send_keys: literal text and validated tmux key names to a pane, in the order given, through
+// one-shot `tmux send-keys` argv (no shell, no tmux command parsing of the text): one tmux process
+// per call, its commands run back to back (a fork holds the event loop 4–20 ms, and a storm of
+// agents typing queued every other one-shot call behind theirs). With `wait`, it then waits as
+// wait_for does and answers everything since just before the keys (or since `cursor`): type, wait
+// and see in one call.
 import { z } from "zod";
 import { isPanescopeError, PanescopeError } from "../../errors.js";
-import { validateKeyName, MAX_KEY_NAME_LENGTH } from "../../tmux/keys.js";
+import { MAX_KEY_NAME_LENGTH } from "../../tmux/keys.js";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
+import { outcomeLines, screenRowsOf } from "../outcome.js";
 import { refuseOwnPane } from "../panes.js";
+import { renderDelta } from "../render.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
+import { limitsOf, sameLimitFields, structured } from "../since.js";
 import { requireSendable } from "../strings.js";
+import { shorthandSteps, typingOf, type Step } from "../typing.js";
+import { conditionFields, conditionOf, waitOn } from "../wait.js";
+
+export { literalFor } from "../typing.js";
 
 export const MAX_TEXT_CHARS = 16 * 1024;
+/** Panes whose last keys are remembered for wait_for (the oldest forgotten first). */
+const MAX_TYPED = 256;
+
+function rememberTyped(typed: Map<string, string>, paneId: string, cursor: string): void {
+  typed.delete(paneId);
+  typed.set(paneId, cursor);
+  const oldest = typed.keys().next().value;
+  if (typed.size > MAX_TYPED && oldest !== undefined) typed.delete(oldest);
+}
 export const MAX_KEYS = 100;
 
-const DESCRIPTION = `Type into a pane: text, literally (never read as keys, tmux commands or shell), then keys (tmux names: Enter Escape Tab BSpace Up Down Left Right Home End PageUp PageDown F1..F12 Space C-c M-x C-S-Up, or one character; S- only with named keys), then Enter if enter. A newline in text is LF (Ctrl-J); with enter, an Enter press. No NUL (press C-Space). Returns a cursor from before sending. Never types into panescope's own pane.`;
+const DESCRIPTION = `Type into a pane. input: in order, tmux key names and {text} typed literally (never read as keys, commands or shell): ["Escape", {"text": ":wq"}, "Enter"]. Shorthand: text, then keys, then Enter if enter (each newline in text is then an Enter too). Keys: Enter Escape Tab BSpace Up Down Left Right Home End PageUp PageDown F1..F12 Space C-c M-x C-S-Up, or one character. No NUL (press C-Space).
+wait: then wait as wait_for (a screen pattern once the pane changed) and answer the outcome and all since just before the keys (or cursor) as capture_since. Else: a cursor from before the keys. Never types into panescope's own pane.`;
 
-/** With enter: line breaks become carriage returns (what the Enter key sends), one trailing break dropped. */
-export function literalFor(text: string, enter: boolean): string {
-  if (!enter) return text;
-  return text.replace(/\r?\n$/, "").replace(/\r?\n/g, "\r");
-}
+const stepSchema = z.union([
+  z.string().max(MAX_KEY_NAME_LENGTH, `a key name is at most ${MAX_KEY_NAME_LENGTH} characters: send text as {"text": "..."}`),
+  z.looseObject({ text: z.string().max(MAX_TEXT_CHARS, `text is at most ${MAX_TEXT_CHARS} characters: send long input in parts`) }),
+]);
 
 export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
   mcp.registerTool(
@@ -30,13 +48,16 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
       description: DESCRIPTION,
       inputSchema: {
         paneId: s.paneId,
+        input: z.array(stepSchema).max(MAX_KEYS, `at most ${MAX_KEYS} steps per call`).optional(),
         text: z.string().max(MAX_TEXT_CHARS, `text is at most ${MAX_TEXT_CHARS} characters: send long input in parts`).optional(),
         keys: z
           .array(z.string().max(MAX_KEY_NAME_LENGTH, `a key name is at most ${MAX_KEY_NAME_LENGTH} characters: send text with the text field`))
           .max(MAX_KEYS, `at most ${MAX_KEYS} keys per call`)
-          .optional()
-          .describe('One key per entry, e.g. ["Escape", ":", "q", "Enter"].'),
+          .optional(),
         enter: z.boolean().optional(),
+        cursor: s.bareCursor.optional(),
+        wait: z.looseObject(conditionFields(ctx.maxWaitMs)).optional(),
+        ...sameLimitFields,
       },
       outputSchema: s.part({
         paneId: z.string(),
@@ -44,38 +65,54 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
         keys: z.array(z.string()),
         enter: z.boolean(),
         cursor: z.string(),
+        outcome: z.string(),
+        match: z.string(),
+        where: z.string(),
+        delta: s.object,
       }),
       annotations: ANNOTATIONS.send_keys,
     },
-    async (input) => {
+    async (input, extra) => {
       try {
         const enter = input.enter ?? false;
+        if (input.input !== undefined && (input.text !== undefined || input.keys !== undefined)) {
+          throw new PanescopeError("bad-input", "give input (the ordered steps) or the shorthand text/keys, not both");
+        }
         if (input.text !== undefined) requireSendable("text", input.text, 'press it as the key "C-Space" instead');
-        const keys = (input.keys ?? []).map(validateKeyName);
-        if (input.text === undefined && keys.length === 0 && !enter) throw new PanescopeError("bad-input", "nothing to send: give text, keys, or enter: true");
+        const steps: Step[] = input.input ? [...input.input.map((step) => (typeof step === "string" ? step : { text: step.text })), ...(enter ? ["Enter"] : [])] : shorthandSteps(input.text, input.keys ?? [], enter);
+        const typing = typingOf(steps, "input");
+        const condition = input.wait && conditionOf(input.wait, ctx.maxWaitMs, "wait.");
         await refuseOwnPane(ctx, input.paneId, "types into");
-        // A cursor from before the keys: the agent can read exactly what they caused.
-        const cursor = await ctx.hub
-          .observer(input.paneId)
-          .then((observer) => observer.read(undefined, { maxLines: 0 }))
-          .then((delta) => delta.cursor, () => undefined);
-        const literal = input.text === undefined ? "" : literalFor(input.text, enter);
-        const target = ["-t", input.paneId];
-        const sends = [
-          ...(literal === "" ? [] : [["send-keys", ...target, "-l", "--", literal]]),
-          ...(keys.length === 0 ? [] : [["send-keys", ...target, "--", ...keys]]),
-          ...(enter ? [["send-keys", ...target, "Enter"]] : []),
-        ];
-        await ctx.server.runMany(sends).catch((error: unknown) => {
+        if (input.cursor !== undefined) await ctx.hub.resolvePane(input.paneId, input.cursor);
+        const limits = limitsOf(input);
+        const observer = await ctx.hub.observer(input.paneId).catch(() => undefined);
+        // Just before the keys: with a cursor and no wait, the answer is what came since it, up to here.
+        const before = await (observer && (input.cursor !== undefined && !condition ? ctx.hub.capture({ cursor: input.cursor, limits }) : observer.read(undefined, { maxLines: 0 })))?.catch((error: unknown) => {
+          if (input.cursor !== undefined) throw error; // a bad cursor is the caller's to fix
+          return undefined;
+        });
+        await ctx.server.runMany(typing.commands.map((args) => ["send-keys", "-t", input.paneId, ...args])).catch((error: unknown) => {
           // tmux 3.2a–3.7c: "can't find pane: %N" (exit 1), before anything is typed.
           if (isPanescopeError(error, "command-failed") && /can't find pane/.test(error.message)) {
             throw new PanescopeError("unknown-pane", `no pane ${input.paneId} on this tmux server: list_panes shows the panes there are`);
           }
           throw error;
         });
-        const structured = { paneId: input.paneId, typedChars: [...literal].length, keys, enter, ...(cursor === undefined ? {} : { cursor }) };
-        const what = [literal !== "" && `${structured.typedChars} characters of text`, keys.length > 0 && `keys ${keys.join(" ")}`, enter && "Enter"].filter(Boolean).join(", then ");
-        return ok(structured, `sent to ${input.paneId}: ${what}${cursor ? `\ncursor (from before sending): ${cursor}` : ""}`);
+        if (before) rememberTyped(ctx.typed, input.paneId, before.cursor);
+        const sent = { paneId: input.paneId, typedChars: typing.typedChars, keys: typing.keys, enter };
+        const said = `sent to ${input.paneId}: ${typing.summary}`;
+        if (!observer || !before) return ok(sent, said);
+        if (!condition) {
+          if (input.cursor === undefined) return ok({ ...sent, cursor: before.cursor }, `${said}\ncursor (from before sending): ${before.cursor}`);
+          return ok({ ...sent, cursor: before.cursor, delta: structured(before) }, renderDelta(before, { view: input.view ?? "rows", words: ["sent"], lead: [said] }));
+        }
+        const start = input.cursor ?? before.cursor;
+        const decided = await waitOn(ctx, [{ observer, start, watch: before.cursor, typed: before.cursor }], condition, limits, extra.signal);
+        const { delta, found } = decided;
+        const match = found?.screen ?? found?.raw;
+        const structuredContent = { ...sent, cursor: delta.cursor, outcome: decided.outcome, ...(match ? { match: match.text, where: match.where } : {}), delta: structured(delta) };
+        const lead = [said, ...outcomeLines(decided, condition, screenRowsOf(decided))];
+        return ok(structuredContent, renderDelta(delta, { view: input.view ?? "rows", words: [decided.outcome], lead }));
       } catch (error) {
         return fail(error, ctx.failContext);
       }

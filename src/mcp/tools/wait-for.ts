@@ -1,35 +1,28 @@
 // wait_for: block until a regex matches the screen as displayed (or the raw output since a cursor),
-// the pane has been quiet for a while, or it closes. Woken by the observer's changes, never by
-// polling; the regex runs in a worker with a time budget (regex-runner.ts).
+// the pane has been quiet for a while, or it closes — on one pane or the first of several. Like
+// every tool that takes a cursor it answers everything since it (the delta, as capture_since) with
+// the cursor that follows: what it waited for is in its answer, never skipped (wait.ts waits).
 import { z } from "zod";
 import { PanescopeError } from "../../errors.js";
-import type { Delta } from "../../observe/delta.js";
-import type { PaneObserver } from "../../observe/pane.js";
-import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
-import { compilePattern, keepTail, locateInRaw, locateOnScreen, MAX_PATTERN_CHARS, RAW_WINDOW_CHARS, screenText, type RawMatch, type ScreenMatch } from "../match.js";
-import { ending, fenceRaw, fenceRows, header } from "../render.js";
+import { ANNOTATIONS, TITLES, type ToolContext, type ToolRegistrar } from "../context.js";
+import { RAW_WINDOW_CHARS } from "../match.js";
+import { outcomeLines, screenRowsOf } from "../outcome.js";
+import { renderDelta } from "../render.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
+import { limitsOf, sameLimitFields, structured } from "../since.js";
+import { conditionFields, conditionOf, waitOn, type Decided, type Target } from "../wait.js";
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+export { DEFAULT_TIMEOUT_MS } from "../wait.js";
+
+export const MAX_PANES = 16;
 
 const DESCRIPTION = `Block until something happens in a pane, instead of polling. Give one of:
-- pattern: a JavaScript regex, in "screen" (default): the screen as displayed, now and after each change: rows joined by newlines (^ $ per row), trailing blanks kept only on the cursor's row, up to the cursor (">>> $" matches a Python prompt); or in "raw": output since the cursor (or this call), escapes removed, the newest ${RAW_WINDOW_CHARS / 1024}K characters. A pattern that backtracks too long is an error.
+- pattern: a JavaScript regex, in "screen" (default): the screen as displayed, now (after send_keys: once the pane changed since the keys) and after each change: rows joined by newlines (^ $ per row), trailing blanks kept only on the cursor's row, up to the cursor (">>> $" matches a Python prompt); or in "raw": output since the cursor (or this call), escapes removed, the newest ${RAW_WINDOW_CHARS / 1024}K characters. A pattern that backtracks too long is an error.
 - quietMs: nothing printed for this many ms.
 - closed: true: the pane or its program ended.
-Answer: outcome; a match's text, where (in words), its rows or raw line; on timeout the non-blank rows; a cursor. Text as capture_since's.`;
-
-type Outcome = "matched" | "quiet" | "closed" | "timeout" | "aborted";
-
-interface Found {
-  screen?: ScreenMatch;
-  raw?: RawMatch;
-}
-
-
-function changed(delta: Delta): boolean {
-  return delta.rows.length > 0 || delta.raw !== "" || delta.missed || delta.closed || delta.truncated.rows > 0 || delta.truncated.rawChars > 0;
-}
+Answer: the outcome (a match and its rows; on timeout the screen), then all since your cursor (or this call) as capture_since, and the cursor after it.
+Several panes (cursors, paneIds): the first whose condition holds answers; cursors: each pane's to wait again.`;
 
 export const registerWaitFor: ToolRegistrar = (mcp, ctx) => {
   mcp.registerTool(
@@ -39,80 +32,44 @@ export const registerWaitFor: ToolRegistrar = (mcp, ctx) => {
       description: DESCRIPTION,
       inputSchema: {
         paneId: s.paneId.optional(),
-        cursor: s.cursor.optional(),
-        pattern: z.string().max(MAX_PATTERN_CHARS, `pattern is at most ${MAX_PATTERN_CHARS} characters`).optional(),
-        ignoreCase: z.boolean().optional(),
-        in: z.enum(["screen", "raw"]).optional(),
-        quietMs: z.number().int("quietMs must be a whole number").min(1, "quietMs must be at least 1").max(ctx.maxWaitMs, `quietMs is at most ${ctx.maxWaitMs} (this server's wait cap)`).optional(),
-        closed: z.literal(true).optional(),
-        timeoutMs: z.number().int("timeoutMs must be a whole number").min(0, "timeoutMs cannot be negative").optional().describe(`Default ${Math.min(DEFAULT_TIMEOUT_MS, ctx.maxWaitMs)}, capped at ${ctx.maxWaitMs}.`),
+        cursor: s.bareCursor.optional(),
+        cursors: z.array(s.bareCursor).max(MAX_PANES).optional(),
+        paneIds: z.array(s.paneId).max(MAX_PANES).optional(),
+        ...conditionFields(ctx.maxWaitMs),
+        ...sameLimitFields,
       },
       outputSchema: s.part({
         outcome: z.enum(["matched", "quiet", "closed", "timeout", "aborted"]),
         paneId: z.string(),
         cursor: z.string(),
+        cursors: z.array(z.string()),
         match: z.string(),
         matchedIn: z.string(),
         where: z.string(),
         rows: z.array(s.row),
         rawContext: z.string(),
         screenRows: z.array(s.row),
+        rowsCut: s.int,
         screen: s.object,
         closed: z.boolean(),
         exit: s.exit,
         timeoutMs: s.int,
         timeoutCapped: z.boolean(),
+        delta: s.object,
       }),
       annotations: ANNOTATIONS.wait_for,
     },
     async (input, extra) => {
       try {
-        const modes = [input.pattern !== undefined, input.quietMs !== undefined, input.closed !== undefined].filter(Boolean).length;
-        if (modes !== 1) throw new PanescopeError("bad-input", "give exactly one of pattern, quietMs or closed: true");
-        const pattern = input.pattern === undefined ? undefined : compilePattern(input.pattern, input.ignoreCase);
-        const requested = input.timeoutMs ?? Math.min(DEFAULT_TIMEOUT_MS, ctx.maxWaitMs);
-        const timeoutMs = Math.min(requested, ctx.maxWaitMs);
-        const paneId = await ctx.hub.resolvePane(input.paneId, input.cursor);
-        const observer = await ctx.hub.observer(paneId);
-        const start = await observer.read(input.cursor);
-        const state = { cursor: start.cursor, raw: start.first ? "" : start.raw };
-        const deadline = Date.now() + timeoutMs;
-
-        // The match runs in the RegexRunner's worker: a pattern that backtracks stalls only itself.
-        const test = async (): Promise<Found | undefined> => {
-          if (!pattern) return undefined;
-          if (input.in === "raw") {
-            const m = await ctx.regex.exec(pattern.source, pattern.flags, state.raw);
-            return m && { raw: locateInRaw(m, state.raw) };
-          }
-          const { rows, screen } = await observer.displayedScreen();
-          const m = await ctx.regex.exec(pattern.source, pattern.flags, screenText(rows));
-          return m && { screen: locateOnScreen(m, rows, screen.top) };
-        };
-        const next = async (ms: number): Promise<boolean> => {
-          const delta = await observer.waitForChange(state.cursor, Math.max(0, ms), extra.signal);
-          state.cursor = delta.cursor;
-          state.raw = keepTail(state.raw + delta.raw);
-          return changed(delta);
-        };
-
-        let outcome: Outcome | undefined;
-        let found: Found | undefined;
-        let quietSince = Date.now();
-        while (outcome === undefined) {
-          found = await test();
-          const now = Date.now();
-          if (found) outcome = "matched";
-          else if (input.quietMs !== undefined && now - quietSince >= input.quietMs) outcome = "quiet";
-          else if (observer.closed) outcome = "closed";
-          else if (extra.signal.aborted) outcome = "aborted";
-          else if (now >= deadline) outcome = "timeout";
-          else {
-            const until = input.quietMs === undefined ? deadline : Math.min(deadline, quietSince + input.quietMs);
-            if (await next(until - now)) quietSince = Date.now();
-          }
-        }
-        return await answer(observer, outcome, state, found, input.in === "raw" && pattern !== undefined, { timeoutMs, timeoutCapped: requested > ctx.maxWaitMs });
+        const condition = conditionOf(input, ctx.maxWaitMs);
+        const targets = await targetsOf(ctx, input);
+        const limits = limitsOf(input);
+        const decided = await waitOn(ctx, targets, condition, limits, extra.signal);
+        const several = targets.length > 1;
+        // Several panes and none answered: every cursor back as given (they still read the same).
+        if (several && (decided.outcome === "timeout" || decided.outcome === "aborted")) return unchanged(targets, decided, condition.timeoutMs);
+        const cursors = several ? targets.map((t, i) => (i === decided.index ? decided.delta.cursor : t.start)) : undefined;
+        return answer(decided, condition, input.view, cursors);
       } catch (error) {
         return fail(error, ctx.failContext);
       }
@@ -120,36 +77,64 @@ export const registerWaitFor: ToolRegistrar = (mcp, ctx) => {
   );
 };
 
-async function answer(
-  observer: PaneObserver,
-  outcome: Outcome,
-  state: { cursor: string; raw: string },
-  found: Found | undefined,
-  rawMode: boolean,
-  timeout: { timeoutMs: number; timeoutCapped: boolean },
-) {
-  const { rows, screen } = await observer.displayedScreen();
-  const screenRows = outcome === "timeout" ? rows.flatMap((text, y) => (text.trim() === "" ? [] : [{ line: screen.top + y, text }])) : undefined;
+interface WhereInput {
+  paneId?: string | undefined;
+  cursor?: string | undefined;
+  cursors?: string[] | undefined;
+  paneIds?: string[] | undefined;
+}
+
+/** The panes to wait on, in the order given (cursor(s), then pane id(s)), each with its start. */
+async function targetsOf(ctx: ToolContext, input: WhereInput): Promise<Target[]> {
+  const listed = input.cursors !== undefined || input.paneIds !== undefined;
+  const single = input.cursor !== undefined || input.paneId !== undefined || !listed ? [{ cursor: input.cursor, paneId: input.paneId }] : [];
+  const given = [...single, ...(input.cursors ?? []).map((cursor) => ({ cursor, paneId: undefined })), ...(input.paneIds ?? []).map((paneId) => ({ cursor: undefined, paneId }))];
+  const targets: Target[] = [];
+  for (const one of given) {
+    const paneId = await ctx.hub.resolvePane(one.paneId, one.cursor);
+    if (targets.some((t) => t.observer.paneId === paneId)) throw new PanescopeError("bad-input", `pane ${paneId} is named twice: give each pane once, by its cursor or its id`);
+    const observer = await ctx.hub.observer(paneId);
+    // No cursor: the answer starts at this call (a first read also starts watching the pane).
+    const start = one.cursor ?? (await observer.read(undefined, { maxLines: 0 })).cursor;
+    // Keys sent here and nothing shown since: the prompt still on the screen is not their answer.
+    const typed = ctx.typed.get(paneId);
+    targets.push({ observer, start, ...(typed === undefined ? {} : { typed }) });
+  }
+  return targets;
+}
+
+function answer(decided: Decided, condition: { timeoutMs: number; timeoutCapped: boolean; raw: boolean; pattern?: unknown }, view: "rows" | "raw" | "both" | undefined, cursors: string[] | undefined) {
+  const { delta, shown, outcome, found } = decided;
+  const screenRows = screenRowsOf(decided);
   const matched = found?.screen
     ? { match: found.screen.text, matchedIn: "screen" as const, where: found.screen.where, rows: found.screen.rows }
     : found?.raw
       ? { match: found.raw.text, matchedIn: "raw" as const, where: found.raw.where, rawContext: found.raw.context }
       : {};
-  const exit = observer.exitInfo;
-  const structured = { outcome, paneId: observer.paneId, cursor: state.cursor, ...matched, ...(screenRows ? { screenRows } : {}), screen, closed: observer.closed, ...(exit ? { exit } : {}), ...timeout };
-  const lines = [header(state.cursor, observer.paneId, screen, [outcome])];
-  const rowsOf = (rows: ReadonlyArray<{ line: number; text: string }>) => fenceRows(rows.map((r) => ({ row: r.line - screen.top, text: r.text })));
-  if (found?.screen) {
-    lines.push(`matched at ${found.screen.where}:`, ...rowsOf(found.screen.rows));
-  } else if (found?.raw) {
-    lines.push(`matched in the ${found.raw.where}; the line(s) around it:`, ...fenceRaw(found.raw.context));
-  }
-  if (outcome === "timeout") {
-    const tested = rawMode ? `; tested the raw output since the cursor (${state.raw.length} characters)` : "";
-    lines.push(`nothing matched within ${timeout.timeoutMs} ms${timeout.timeoutCapped ? " (the server's cap)" : ""}${tested}`);
-    if (screenRows && screenRows.length > 0) lines.push("the screen as displayed (blank rows left out):", ...rowsOf(screenRows));
-    else lines.push("the screen is blank");
-  }
-  if (observer.closed) lines.push(ending(exit));
-  return ok(structured, lines.join("\n"));
+  const structuredContent = {
+    outcome,
+    paneId: delta.paneId,
+    cursor: delta.cursor,
+    ...(cursors ? { cursors } : {}),
+    ...matched,
+    ...(screenRows ? { screenRows } : {}),
+    ...(decided.outcomeRowsCut > 0 ? { rowsCut: decided.outcomeRowsCut } : {}),
+    screen: shown.screen,
+    closed: delta.closed,
+    ...(delta.exit ? { exit: delta.exit } : {}),
+    timeoutMs: condition.timeoutMs,
+    timeoutCapped: condition.timeoutCapped,
+    delta: structured(delta),
+  };
+  const lead = [...(cursors ? [`cursors=${cursors.join(" ")}`] : []), ...outcomeLines(decided, condition, screenRows)];
+  const text = renderDelta(delta, { view: view ?? "rows", words: [outcome], lead });
+  return ok(structuredContent, text);
+}
+
+/** Several panes, nothing happened: no pane answers, every cursor is still the caller's. */
+function unchanged(targets: readonly Target[], decided: Decided, timeoutMs: number) {
+  const cursors = targets.map((t) => t.start);
+  const panes = targets.map((t) => t.observer.paneId).join(" ");
+  const what = decided.outcome === "aborted" ? "wait cancelled" : `nothing happened in ${panes} within ${timeoutMs} ms`;
+  return ok({ outcome: decided.outcome, cursors, timeoutMs }, `${what}; cursors unchanged:\ncursors=${cursors.join(" ")}`);
 }

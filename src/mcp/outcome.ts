@@ -1,0 +1,26 @@
+// The outcome lines of a wait's text (wait_for, send_keys with a wait), placed before the delta:
+// a match and the rows it touches, or on timeout the screen as displayed. Pure. The rows are those
+// of the moment the delta was read (wait.ts), so a reader applying the answer's rows ends right.
+import type { Row } from "../observe/delta.js";
+import { fenceRaw, fenceRows } from "./render.js";
+import type { Decided } from "./wait.js";
+
+/** On timeout, the screen's non-blank rows as displayed (by absolute line), else undefined. */
+export function screenRowsOf(decided: Decided): Row[] | undefined {
+  return decided.outcome === "timeout" ? decided.outcomeRows : undefined;
+}
+
+export function outcomeLines(decided: Decided, condition: { timeoutMs: number; timeoutCapped: boolean; raw: boolean; pattern?: unknown }, screenRows: readonly Row[] | undefined): string[] {
+  const top = decided.shown.screen.top;
+  const rowsOf = (rows: readonly Row[]) => fenceRows(rows.map((r) => ({ row: r.line - top, text: r.text })));
+  const found = decided.found;
+  const cut = decided.outcomeRowsCut > 0 ? [`cut ${decided.outcomeRowsCut} rows of these (maxBytes)`] : [];
+  if (found?.screen) return [`matched at ${found.screen.where}:`, ...cut, ...rowsOf(found.screen.rows)];
+  if (found?.raw) return [`matched in the ${found.raw.where}; the line(s) around it:`, ...fenceRaw(found.raw.context)];
+  if (decided.outcome !== "timeout") return [];
+  const tested = condition.raw && condition.pattern !== undefined ? `; tested the raw output since the cursor (${decided.rawChars} characters)` : "";
+  const lines = [`nothing matched within ${condition.timeoutMs} ms${condition.timeoutCapped ? " (the server's cap)" : ""}${tested}`];
+  if (screenRows && screenRows.length > 0) lines.push("the screen as displayed (blank rows left out):", ...cut, ...rowsOf(screenRows));
+  else lines.push("the screen is blank");
+  return lines;
+}
