@@ -18,6 +18,7 @@ import { auditPane } from "./replica-check.js";
 import { PaneProcess } from "./pane-process.js";
 import { livenessCommand, parseLiveness, parseProbe, seedCommands, type PaneProbe } from "./probe.js";
 import type { WidthPolicy } from "../observe/width-policy.js";
+import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
 
 export interface PaneWatchOptions {
   key: Uint8Array;
@@ -208,7 +209,7 @@ export class PaneWatch {
     try {
       // The answer covers what arrived before the reply, not what the same chunk brought after it.
       let upTo = 0;
-      const reply = await this.client.command(livenessCommand(this.paneId), { timeoutMs: 5000, atReply: () => (upTo = this.confirmer.received) });
+      const reply = await this.client.command(livenessCommand(this.paneId), { timeoutMs: PROBE_TIMEOUT_MS, atReply: () => (upTo = this.confirmer.received) });
       const live = parseLiveness(this.paneId, reply);
       this.confirmer.settle(live.exists ? { panePid: live.panePid, dead: live.dead } : undefined, upTo, true);
     } catch (error) {

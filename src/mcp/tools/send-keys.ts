@@ -47,7 +47,7 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
       }),
       annotations: ANNOTATIONS.send_keys,
     },
-    async (input) => {
+    async (input, extra) => {
       try {
         const enter = input.enter ?? false;
         if (input.text !== undefined) requireSendable("text", input.text, 'press it as the key "C-Space" instead');
@@ -66,7 +66,8 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
           ...(keys.length === 0 ? [] : [["send-keys", ...target, "--", ...keys]]),
           ...(enter ? [["send-keys", ...target, "Enter"]] : []),
         ];
-        await ctx.server.runMany(sends).catch((error: unknown) => {
+        // Cancelled, the tmux client is killed before tmux can type (server.ts runMany).
+        await ctx.server.runMany(sends, { signal: extra.signal }).catch((error: unknown) => {
           // tmux 3.2a–3.7c: "can't find pane: %N" (exit 1), before anything is typed.
           if (isPanescopeError(error, "command-failed") && /can't find pane/.test(error.message)) {
             throw new PanescopeError("unknown-pane", `no pane ${input.paneId} on this tmux server: list_panes shows the panes there are`);
