@@ -112,7 +112,9 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         const launch = paneCommand(input.command, shell, ctx.server.tmux);
         const format = new TmuxFormat({ paneId: "pane_id", pid: "pane_pid" });
         const common = [
-          ...(input.cwd === undefined ? [] : ["-c", input.cwd]),
+          // tmux expands formats in -c (3.2a–3.7c): `#{pane_id}` would name another directory and
+          // `#(cmd)` run a command. `##` is a literal `#` there, and only there.
+          ...(input.cwd === undefined ? [] : ["-c", input.cwd.replaceAll("#", "##")]),
           ...Object.entries(input.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
           "-P", "-F", format.text,
         ];
