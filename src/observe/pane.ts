@@ -22,6 +22,8 @@ export interface PaneIdentity {
   panePid: number;
   serverPid: number;
   serverStart: number;
+  /** The server's #{socket_path}: a cursor of another server is an error (cursor.ts). */
+  serverSocket?: string;
   /** This panescope process (see instance.ts). */
   instance: Uint8Array;
 }

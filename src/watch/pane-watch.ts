@@ -472,6 +472,7 @@ export function observerFor(paneId: string, probe: PaneProbe, options: PaneWatch
     panePid: probe.panePid,
     serverPid: probe.serverPid,
     serverStart: probe.serverStart,
+    serverSocket: probe.serverSocket,
     instance: options.instance,
   };
   return new PaneObserver({

@@ -29,6 +29,7 @@ export const PROBE = new TmuxFormat({
   windowId: "window_id",
   serverPid: "pid",
   serverStart: "start_time",
+  serverSocket: "socket_path",
   sessionId: "session_id",
   origin: "origin_flag",
   wrap: "wrap_flag",
@@ -58,6 +59,7 @@ export interface PaneProbe {
   exit?: PaneExit;
   serverPid: number;
   serverStart: number;
+  serverSocket: string;
   dead: boolean;
   state: PaneState;
 }
@@ -146,6 +148,7 @@ export function parseProbe([saved, capture, display]: string[][]): PaneProbe {
     ...((f.dead === "1" || ended) && (exit.status !== undefined || exit.signal !== undefined) ? { exit } : {}),
     serverPid: integer(f.serverPid, "pid"),
     serverStart: integer(f.serverStart, "start_time"),
+    serverSocket: f.serverSocket,
     dead: f.dead === "1" || ended,
     state,
   };
