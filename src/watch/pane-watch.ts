@@ -91,7 +91,8 @@ export class PaneWatch {
         observer: this.observer,
         history: this.history,
         received: () => this.confirmer.received,
-        ready: () => this.mode === "live" && !this.retaking,
+        // A pane beyond the emulator's cap differs from tmux's by design (its answers say so).
+        ready: () => this.mode === "live" && !this.retaking && !this.observer.capped,
         settled: () => this.confirmer.held === 0,
         healed: (_state, rows) => this.options.log?.(`healed ${this.paneId}: ${rows.length > 0 ? `rows ${rows.join(",")}` : "the cursor"} differed from tmux's screen`),
       }),
