@@ -1,5 +1,6 @@
 // One tmux server as a value (binary + socket), and one-shot tmux commands against it through execa
-// with an argv array (never a shell). Errors are typed: missing binary, no server, command failed.
+// (never a shell): quoted on the client's stdin, each with a time limit (runMany says why). Errors
+// are typed: missing binary, no server, command failed, timeout, aborted.
 
 import { PanescopeError } from "../errors.js";
 import { TmuxFormat } from "./format.js";
@@ -160,7 +161,7 @@ export interface PaneInfo {
 /** The pane option the wrapper of a pane panescope opened sets to its program's exit status. */
 export const STATUS_OPTION = "@panescope_status";
 
-/** Run one tmux command (argv, no shell); resolves to stdout split into lines. */
+/** Run one tmux command (no shell); resolves to stdout split into lines. */
 function run(server: TmuxServer, args: readonly string[], options: RunOptions = {}): Promise<string[]> {
   return runMany(server, [args], options);
 }
