@@ -15,6 +15,7 @@ export type ErrorKind =
   | "cursor-malformed" // a cursor that does not decode
   | "cursor-tampered" // a cursor whose authentication tag does not match
   | "cursor-other-pane" // a genuine cursor, but for a different pane than asked
+  | "cursor-other-server" // a genuine cursor, but made for another tmux server (another socket)
   | "not-allowed" // refused by policy (read-only mode, our own pane)
   | "golden" // golden-file testing: mismatch, missing golden under CI, bad tape
   | "internal"; // a bug in panescope: report it

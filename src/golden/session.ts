@@ -89,7 +89,8 @@ export class PaneSession {
   /** A background `tmux wait-for` that returns when the wrapper signals the exit: no polling. */
   private watchDeath(channel: string): void {
     const stop = new AbortController();
-    const done = this.server.run(["wait-for", channel], { signal: stop.signal }).then(
+    // No time limit: it waits for the program to end.
+    const done = this.server.run(["wait-for", channel], { signal: stop.signal, timeoutMs: Infinity }).then(
       () => true,
       () => false, // aborted by close(), or the server went away: not a death we can vouch for
     );

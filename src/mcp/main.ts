@@ -18,6 +18,8 @@ export function describeServer(options: TmuxServerOptions): string {
 /** Options come parsed (src/options.ts); resolves with the exit code once the client has gone. */
 export async function main(options: McpOptions): Promise<number> {
   const log = (line: string): void => void process.stderr.write(`panescope: ${line}\n`);
+  // The hub's lines name panescope already ("panescope: following %3: …").
+  const hubWarn = (line: string): void => void process.stderr.write(`${line}\n`);
   const server = new TmuxServer(options.server);
   // An old tmux is refused now; a missing one is not: tools say so, and work once it is installed.
   const tmux = await server.requireSupported().then(
@@ -34,7 +36,7 @@ export async function main(options: McpOptions): Promise<number> {
   process.stderr.write(
     `panescope ${version}: MCP on stdio, tmux server ${describeServer(options.server)}, ${options.readOnly ? "read-only" : "read-write"}, wait cap ${options.maxWaitMs} ms, ${tmux}\n`,
   );
-  const hub = new Hub({ server, warn: log });
+  const hub = new Hub({ server, warn: hubWarn });
   const ownPane = ownPaneFromEnv(process.env);
   const mcp = createServer({ hub, server, readOnly: options.readOnly, maxWaitMs: options.maxWaitMs, ...(ownPane ? { ownPane } : {}) });
   const transport = new StdioTransport(process.stdin, process.stdout, { warn: log });
@@ -43,8 +45,7 @@ export async function main(options: McpOptions): Promise<number> {
     transport.onclose = resolve;
   });
   const stop = (): void => void mcp.close().catch(() => undefined);
-  // The SDK's stdio transport does not notice EOF: the client closing stdin ends the server.
-  process.stdin.once("end", stop);
+  // The end of stdin ends the server once the requests read before it are answered (StdioTransport).
   process.stdout.on("error", stop);
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

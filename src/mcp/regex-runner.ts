@@ -1,11 +1,17 @@
-// wait_for's regular expressions run in a worker thread with a time budget per match. A JavaScript
+// wait_for's regular expressions run in worker threads with a time budget per match. A JavaScript
 // regex cannot be interrupted, and a catastrophic one ((a|a)*b on a row of 30 a's) would hold the
-// event loop, and every pane and call with it; in a worker it holds only the worker, which is
-// terminated when the budget runs out and replaced for the next match. The budget is CPU time of
-// the worker thread where Linux tells it (/proc/self/task/TID/schedstat), so a busy machine does not
-// stop an innocent match; a wall-clock cap of WALL_CAP_FACTOR budgets bounds the wait anyway. The worker starts on the
-// first match and is reused; it holds the process open only while a match is pending. Its code is a string
-// (eval: true), so it runs the same from dist/ and from src/ under tsx or vitest.
+// event loop, and every pane and call with it; in a worker it holds only that worker, which is
+// terminated when the budget runs out. The budget is CPU time of the worker thread where Linux
+// tells it (/proc/self/task/TID/schedstat), so a busy machine does not stop an innocent match; a
+// wall-clock cap of WALL_CAP_FACTOR budgets bounds the wait anyway.
+//
+// One worker serves the matches while they are quick. A match that arrives while every worker is
+// busy gets a worker of its own, up to MAX_MATCH_WORKERS, so backtracking patterns stall only
+// themselves, not the plain ones behind them (eight to ten of them once held a plain match ~8 s in
+// one shared worker). Memory stays bounded: each worker's heap is capped (WORKER_HEAP_MB), and an
+// extra worker ends after IDLE_WORKER_MS without a match. Past the cap, matches queue for the first
+// worker free. A worker holds the process open only while a match is pending. The workers' code is
+// a string (eval: true), so it runs the same from dist/ and from src/ under tsx or vitest.
 import { readFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { PanescopeError } from "../errors.js";
@@ -44,6 +50,13 @@ parentPort.on("message", ({ id, source, flags, text }) => {
 });
 `;
 
+/** At most this many matches run at once, each in its own worker; more wait for one. */
+export const MAX_MATCH_WORKERS = 8;
+/** An extra worker (beyond the first) with no match for this long is ended. */
+export const IDLE_WORKER_MS = 2_000;
+/** Heap cap of one worker: a match needs the text and the regex, nothing like a full heap. */
+export const WORKER_HEAP_MB = { old: 64, young: 16 };
+
 interface Job {
   id: number;
   source: string;
@@ -75,24 +88,34 @@ interface Reply {
   error?: string;
 }
 
+/** One worker thread and the match it runs. */
+interface Slot {
+  worker: Worker;
+  ready: Promise<void>;
+  tid: number | undefined;
+  job: Job | undefined;
+  /** The budget's timer while a match runs, the idle timer while none does. */
+  timer: NodeJS.Timeout | undefined;
+}
+
 export interface RegexRunnerOptions {
   /** Longest one match may run (ms) before it is stopped and reported as bad-input. */
   budgetMs?: number;
+  /** Most matches run at once (default MAX_MATCH_WORKERS). */
+  maxWorkers?: number;
 }
 
 export class RegexRunner {
   readonly budgetMs: number;
-  private worker: Worker | undefined;
-  private ready: Promise<void> | undefined;
-  private tid: number | undefined;
+  readonly maxWorkers: number;
+  private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
-  private running: Job | undefined;
-  private timer: NodeJS.Timeout | undefined;
   private nextId = 1;
   private closed = false;
 
   constructor(options: RegexRunnerOptions = {}) {
     this.budgetMs = options.budgetMs ?? DEFAULT_MATCH_BUDGET_MS;
+    this.maxWorkers = Math.max(1, options.maxWorkers ?? MAX_MATCH_WORKERS);
   }
 
   /**
@@ -107,91 +130,119 @@ export class RegexRunner {
     });
   }
 
-  /** Stops the worker; pending matches are rejected. */
-  async close(): Promise<void> {
-    this.closed = true;
-    const pending = [...(this.running ? [this.running] : []), ...this.queue.splice(0)];
-    this.running = undefined;
-    clearTimeout(this.timer);
-    for (const job of pending) job.reject(new PanescopeError("aborted", "the server is shutting down"));
-    const worker = this.worker;
-    this.worker = undefined;
-    await worker?.terminate();
+  /** Workers running now (for tests and the bound in docs/security.md). */
+  get workers(): number {
+    return this.slots.length;
   }
 
+  /** Stops the workers; pending matches are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const slots = this.slots.splice(0);
+    const pending = [...slots.flatMap((slot) => (slot.job ? [slot.job] : [])), ...this.queue.splice(0)];
+    for (const slot of slots) clearTimeout(slot.timer);
+    for (const job of pending) job.reject(new PanescopeError("aborted", "the server is shutting down"));
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+  }
+
+  /** Hands queued matches to free workers, starting new ones up to the cap. */
   private pump(): void {
-    if (this.running || this.closed) return;
-    const job = this.queue.shift();
-    if (!job) {
-      this.worker?.unref(); // idle: never what keeps the process alive
-      return;
+    if (this.closed) return;
+    for (;;) {
+      const job = this.queue[0];
+      if (!job) break;
+      const slot = this.slots.find((s) => s.job === undefined) ?? (this.slots.length < this.maxWorkers ? this.spawn() : undefined);
+      if (!slot) break;
+      this.queue.shift();
+      this.start(slot, job);
     }
-    this.running = job;
-    const worker = this.ensureWorker();
-    worker.ref(); // a match pending: the process waits for its answer (at most the budget)
+    for (const slot of this.slots) if (slot.job === undefined) this.idle(slot);
+  }
+
+  private start(slot: Slot, job: Job): void {
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.job = job;
+    slot.worker.ref(); // a match pending: the process waits for its answer (at most the budget)
     // The budget starts once the worker runs our code: its start-up is not the pattern's fault.
-    void this.ready?.then(() => {
-      if (this.running !== job || this.worker !== worker) return;
+    void slot.ready.then(() => {
+      if (slot.job !== job || !this.slots.includes(slot)) return;
       job.startedAt = Date.now();
-      job.cpuAt = threadCpuMs(this.tid);
-      this.timer = setTimeout(() => this.check(job), this.budgetMs);
-      worker.postMessage({ id: job.id, source: job.source, flags: job.flags, text: job.text });
+      job.cpuAt = threadCpuMs(slot.tid);
+      slot.timer = setTimeout(() => this.check(slot, job), this.budgetMs);
+      slot.worker.postMessage({ id: job.id, source: job.source, flags: job.flags, text: job.text });
     });
   }
 
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
+  /** No match to run: never what keeps the process alive; an extra worker ends after a while. */
+  private idle(slot: Slot): void {
+    slot.worker.unref();
+    if (slot.timer !== undefined || this.slots.indexOf(slot) === 0) return;
+    slot.timer = setTimeout(() => {
+      if (slot.job !== undefined || !this.remove(slot)) return;
+      void slot.worker.terminate();
+    }, IDLE_WORKER_MS);
+    slot.timer.unref();
+  }
+
+  private spawn(): Slot {
     const worker = new Worker(WORKER, {
       eval: true,
       execArgv: [], // plain JavaScript: none of the parent's loaders (tsx) or flags
-      // A match needs the text and the regex's backtracking stack, nothing like a full heap.
-      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB.old, maxYoungGenerationSizeMb: WORKER_HEAP_MB.young },
       stdout: true,
       stderr: true,
     });
-    this.tid = undefined;
-    this.ready = new Promise((resolve) => {
-      worker.on("message", (reply: Reply) => {
-        if (reply.ready) {
-          this.tid = reply.tid ?? undefined;
-          resolve();
-        } else this.settle(reply);
-      });
+    let ready!: () => void;
+    const slot: Slot = { worker, ready: new Promise((resolve) => (ready = resolve)), tid: undefined, job: undefined, timer: undefined };
+    worker.on("message", (reply: Reply) => {
+      if (reply.ready) {
+        slot.tid = reply.tid ?? undefined;
+        ready();
+      } else this.settle(slot, reply);
     });
-    worker.on("error", (error) => this.lost(worker, `the pattern stopped the matcher (${error.message})`));
-    worker.on("exit", () => this.lost(worker, "the matcher exited"));
-    this.worker = worker;
-    return worker;
+    worker.on("error", (error) => this.lost(slot, `the pattern stopped the matcher (${error.message})`));
+    worker.on("exit", () => this.lost(slot, "the matcher exited"));
+    this.slots.push(slot);
+    return slot;
   }
 
-  private settle(reply: Reply): void {
-    const job = this.running;
+  private remove(slot: Slot): boolean {
+    const i = this.slots.indexOf(slot);
+    if (i < 0) return false;
+    this.slots.splice(i, 1);
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    return true;
+  }
+
+  private settle(slot: Slot, reply: Reply): void {
+    const job = slot.job;
     if (!job || reply.id !== job.id) return;
-    clearTimeout(this.timer);
-    this.running = undefined;
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.job = undefined;
     if (reply.error !== undefined) job.reject(new PanescopeError("bad-input", `pattern cannot be used: ${reply.error}`));
     else job.resolve(reply.found ?? undefined);
     this.pump();
   }
 
   /** The budget's timer: stop the match, unless the thread has not had its budget of CPU yet. */
-  private check(job: Job): void {
-    if (this.running !== job) return;
-    const cpu = threadCpuMs(this.tid);
+  private check(slot: Slot, job: Job): void {
+    if (slot.job !== job) return;
+    const cpu = threadCpuMs(slot.tid);
     const used = cpu === undefined || job.cpuAt === undefined ? undefined : cpu - job.cpuAt;
     const wall = Date.now() - (job.startedAt ?? 0);
     if (used !== undefined && used < this.budgetMs && wall < this.budgetMs * WALL_CAP_FACTOR) {
-      this.timer = setTimeout(() => this.check(job), Math.max(5, this.budgetMs - used));
+      slot.timer = setTimeout(() => this.check(slot, job), Math.max(5, this.budgetMs - used));
       return;
     }
-    this.overrun(job);
+    this.overrun(slot, job);
   }
 
-  private overrun(job: Job): void {
-    const worker = this.worker;
-    this.worker = undefined;
-    this.running = undefined;
-    void worker?.terminate();
+  private overrun(slot: Slot, job: Job): void {
+    this.remove(slot);
+    void slot.worker.terminate();
     job.reject(
       new PanescopeError(
         "bad-input",
@@ -203,13 +254,11 @@ export class RegexRunner {
     this.pump();
   }
 
-  /** The worker died (resource limit, crash): fail the match it ran, start afresh for the rest. */
-  private lost(worker: Worker, why: string): void {
-    if (this.worker !== worker) return;
-    this.worker = undefined;
-    clearTimeout(this.timer);
-    const job = this.running;
-    this.running = undefined;
+  /** A worker died (resource limit, crash): fail the match it ran; the rest go on. */
+  private lost(slot: Slot, why: string): void {
+    if (!this.remove(slot)) return;
+    const job = slot.job;
+    slot.job = undefined;
     job?.reject(new PanescopeError("bad-input", `${why}: use a simpler pattern`));
     this.pump();
   }

@@ -98,6 +98,8 @@ export function renderDelta(delta: Delta, options: RenderOptions = {}): string {
   const out: string[] = [...(options.lead ?? [])];
   if (delta.missed) out.push(`missed${delta.missedBytes > 0 ? ` ${delta.missedBytes} B` : ""}: ${delta.reason ?? "unknown"}`);
   if (delta.healed && delta.healed.length > 0) out.push(`healed rows ${delta.healed.map((line) => line - delta.screen.top).join(",")}: tmux draws them so`);
+  const capped = delta.screen.capped;
+  if (capped) out.push(`screen capped: the pane is ${capped.cols}x${capped.rows}, panescope shows its first ${delta.screen.cols}x${delta.screen.rows} (rows and columns beyond are not shown)`);
   if (wait?.waitClamped) out.push(`wait capped at ${wait.waitCapMs} ms`);
   if (wait?.waitEnded === "aborted") out.push("wait cancelled");
   const pane: string[] = [];

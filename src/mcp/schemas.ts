@@ -53,9 +53,11 @@ export function part<T extends z.ZodRawShape>(shape: T) {
 
 export const row = part({ line: int, text: z.string() });
 
-export const screen = part({ cols: int, rows: int, top: int, cursorX: int, cursorY: int, alternate: z.boolean() });
 
 export const exit = part({ status: int, signal: z.string() });
 
 /** An object whose fields another tool's schema already spells out (e.g. capture_since's screen). */
 export const object = z.looseObject({});
+
+/** `capped`: the pane's real { cols, rows } when it is bigger than panescope emulates (docs/contract.md). */
+export const screen = part({ cols: int, rows: int, top: int, cursorX: int, cursorY: int, alternate: z.boolean(), capped: object });

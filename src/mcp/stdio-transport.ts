@@ -1,7 +1,8 @@
 // The MCP stdio transport panescope serves on: newline-delimited JSON-RPC through the bounded
 // LineFramer. A line it cannot use (over the size limit, not JSON, not JSON-RPC) is answered with a
 // JSON-RPC error when it is a request whose id can be read cheaply, else named in one stderr line;
-// either way the server keeps serving. The end of stdin closes the transport.
+// either way the server keeps serving. The end of stdin closes the transport once every request
+// read before it has been answered (`echo REQUEST | panescope` gets its answer).
 import type { Readable, Writable } from "node:stream";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -62,6 +63,9 @@ export class StdioTransport implements Transport {
   private readonly warn: (line: string) => void;
   private started = false;
   private closed = false;
+  /** Requests read and not answered yet: stdin's end waits for them. */
+  private readonly unanswered = new Set<Id>();
+  private stdinEnded = false;
 
   constructor(
     private readonly stdin: Readable = process.stdin,
@@ -81,10 +85,13 @@ export class StdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
+    const answers = !("method" in message) && "id" in message ? message.id : undefined;
+    const written = new Promise<void>((resolve) => {
       if (this.stdout.write(serializeMessage(message))) resolve();
       else this.stdout.once("drain", resolve);
     });
+    if (answers === undefined || !this.unanswered.delete(answers)) return written;
+    return written.then(() => this.closeIfDone());
   }
 
   async close(): Promise<void> {
@@ -112,8 +119,14 @@ export class StdioTransport implements Transport {
   private readonly onEnd = (): void => {
     const dropped = this.framer.end();
     if (dropped > 0) this.warn(`stdin ended inside a message (${dropped} bytes without a newline): ignored`);
-    void this.close();
+    this.stdinEnded = true;
+    this.closeIfDone();
   };
+
+  /** After stdin's end, close once the last request read has been answered. */
+  private closeIfDone(): void {
+    if (this.stdinEnded && this.unanswered.size === 0) void this.close();
+  }
 
   private receive(text: string): void {
     let message: JSONRPCMessage;
@@ -125,7 +138,13 @@ export class StdioTransport implements Transport {
       this.refuse(Buffer.byteLength(text), text.slice(0, KEPT_BYTES), text.slice(-KEPT_BYTES), why, notJson ? PARSE_ERROR : INVALID_REQUEST);
       return;
     }
+    if ("method" in message && "id" in message) this.unanswered.add(message.id);
     this.onmessage?.(message);
+    // A cancelled request gets no answer (MCP): stop waiting for one.
+    if ("method" in message && message.method === "notifications/cancelled" && !("id" in message)) {
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if ((typeof id === "string" || typeof id === "number") && this.unanswered.delete(id)) this.closeIfDone();
+    }
   }
 
   /** Answers an unusable line with an error if it is a request with a readable id, else says so on stderr. */

@@ -1,6 +1,7 @@
 // The cursor codec: what a reader hands back to continue a watch, compact and authenticated.
 // Layout (then base64url, no padding):
-//   version (1) · instance (6) · server generation (4) · varints: pane, panePid, offset, seq
+//   version (1) · instance (6) · server generation (4) · [format 3: socket (3)]
+//   · varints: pane, panePid, offset, seq
 //   · strip state (1–4, self-delimiting) · HMAC-SHA256 over all of the above, first 8 bytes
 // Varints are unsigned LEB128, canonical, ≤ 2^53 − 1. Typical tokens are 38–40 characters: every
 // answer's text carries one, so each byte is paid on every read (format 1 was 55–60 characters).
@@ -11,6 +12,8 @@
 //     process's cursor reads as "restarted";
 //   - server generation, 32 bits of SHA-256(pid, start time): a restarted tmux server keeps it 1
 //     time in 4.3e9, and then its pane ids, pane pids and offsets must all match too;
+//   - socket, 24 bits of SHA-256(the server's socket path): a cursor of another tmux server is an
+//     error, not a restart, unless the two paths collide (1 time in 1.7e7: then "server-restarted");
 //   - pane and panePid exact (the pane is named in errors; a respawn is told apart by its pid).
 // Structure is checked before the tag, so a cut or extended token reads as malformed and a token
 // with the right shape but altered content as tampered; either way one changed character fails.
@@ -25,6 +28,8 @@ export interface CursorFields {
   instance: Uint8Array;
   /** The tmux server's generation (serverGeneration of its pid and start time). */
   server: number;
+  /** Which server: socketTag of its socket path (undefined in format 2 cursors, and when unknown). */
+  socket?: number | undefined;
   /** N of the pane id %N. */
   pane: number;
   panePid: number;
@@ -36,7 +41,10 @@ export interface CursorFields {
   strip: StripState;
 }
 
-export const CURSOR_VERSION = 2;
+export const CURSOR_VERSION = 3;
+/** The format before the socket was bound: still read (an upgrade does not void cursors). */
+const CURSOR_VERSION_NO_SOCKET = 2;
+const SOCKET_BYTES = 3;
 const TAG_BYTES = 8;
 export const INSTANCE_BYTES = 6;
 const SERVER_BYTES = 4;
@@ -46,8 +54,21 @@ const OLD_FORMAT = "cursor is from an earlier panescope version (cursor format 1
 const TAMPERED = "cursor was altered or belongs to another panescope key: omit cursor to start again";
 
 /** What a cursor binds of who issued it: the process id's first bytes and the server generation. */
-export function cursorIdentity(identity: { instance: Uint8Array; serverPid: number; serverStart: number }): { instance: Uint8Array; server: number } {
-  return { instance: identity.instance.subarray(0, INSTANCE_BYTES), server: serverGeneration(identity.serverPid, identity.serverStart) };
+export function cursorIdentity(identity: { instance: Uint8Array; serverPid: number; serverStart: number; serverSocket?: string | undefined }): {
+  instance: Uint8Array;
+  server: number;
+  socket: number | undefined;
+} {
+  return {
+    instance: identity.instance.subarray(0, INSTANCE_BYTES),
+    server: serverGeneration(identity.serverPid, identity.serverStart),
+    socket: identity.serverSocket === undefined ? undefined : socketTag(identity.serverSocket),
+  };
+}
+
+/** 24 bits naming one tmux server socket (#{socket_path}): the same across the server's restarts. */
+export function socketTag(path: string): number {
+  return createHash("sha256").update(path).digest().readUIntBE(0, SOCKET_BYTES);
 }
 
 /** 32 bits naming one tmux server run: its pid and start time, hashed. */
@@ -63,7 +84,9 @@ export function encodeCursor(fields: CursorFields, key: Uint8Array): string {
   if (!Number.isInteger(fields.server) || fields.server < 0 || fields.server > 0xffffffff) {
     throw new PanescopeError("internal", `cursor server generation must be a 32-bit number, got ${fields.server}`);
   }
-  const bytes: number[] = [CURSOR_VERSION, ...fields.instance, ...[24, 16, 8, 0].map((shift) => (fields.server >>> shift) & 0xff)];
+  const socket = fields.socket === undefined ? [] : [16, 8, 0].map((shift) => ((fields.socket ?? 0) >>> shift) & 0xff);
+  const version = fields.socket === undefined ? CURSOR_VERSION_NO_SOCKET : CURSOR_VERSION;
+  const bytes: number[] = [version, ...fields.instance, ...[24, 16, 8, 0].map((shift) => (fields.server >>> shift) & 0xff), ...socket];
   for (const name of ["pane", "panePid", "offset", "seq"] as const) {
     const value = fields[name];
     if (!Number.isSafeInteger(value) || value < 0) {
@@ -102,14 +125,17 @@ export function decodeCursor(token: string, key: Uint8Array): CursorFields {
   if (raw.toString("base64url") !== token) throw malformed();
   // Format 1 (16-byte tag, 8-byte instance, pid and start time as varints) is at least 32 bytes.
   if (raw[0] === 1 && raw.length >= 32) throw new PanescopeError("cursor-malformed", OLD_FORMAT);
-  const head = 1 + INSTANCE_BYTES + SERVER_BYTES;
-  if (raw.length <= TAG_BYTES + head || raw[0] !== CURSOR_VERSION) throw malformed();
+  const withSocket = raw[0] === CURSOR_VERSION;
+  if (!withSocket && raw[0] !== CURSOR_VERSION_NO_SOCKET) throw malformed();
+  const head = 1 + INSTANCE_BYTES + SERVER_BYTES + (withSocket ? SOCKET_BYTES : 0);
+  if (raw.length <= TAG_BYTES + head) throw malformed();
 
   const reader = { bytes: raw, pos: head, end: raw.length - TAG_BYTES };
   let fields: CursorFields;
   try {
     const instance = Uint8Array.from(raw.subarray(1, 1 + INSTANCE_BYTES));
     const server = raw.readUInt32BE(1 + INSTANCE_BYTES);
+    const socket = withSocket ? raw.readUIntBE(1 + INSTANCE_BYTES + SERVER_BYTES, SOCKET_BYTES) : undefined;
     const pane = readVarint(reader);
     const panePid = readVarint(reader);
     const offset = readVarint(reader);
@@ -119,7 +145,7 @@ export function decodeCursor(token: string, key: Uint8Array): CursorFields {
     const stripEnd = reader.pos + 1 + ((head >> 4) & 0x03);
     if (stripEnd !== reader.end) throw new Error("payload length does not match its fields");
     const strip = decodeStripState(raw.subarray(reader.pos, stripEnd));
-    fields = { instance, server, pane, panePid, offset, seq, strip };
+    fields = { instance, server, socket, pane, panePid, offset, seq, strip };
   } catch (error) {
     throw malformed(error);
   }

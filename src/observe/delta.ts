@@ -15,6 +15,8 @@ export interface ScreenInfo {
   cursorX: number;
   cursorY: number;
   alternate: boolean;
+  /** The pane's real size when it is larger than panescope emulates (geometry.ts): rows and columns beyond cols × rows are not shown. */
+  capped?: { cols: number; rows: number };
 }
 
 /** Why output between the cursor and now is not (all) in this answer. */

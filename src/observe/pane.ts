@@ -5,6 +5,7 @@ import { cursorIdentity, decodeCursor, encodeCursor, type CursorFields } from ".
 import type { Delta, MissedReason, PaneExit, ReadLimits, Row } from "./delta.js";
 import { RawStream } from "./raw.js";
 import { RowTracker } from "./rows.js";
+import { beyondCap, emulatedSize, type Geometry } from "./geometry.js";
 import { Screen, DEFAULT_SCROLLBACK } from "./screen.js";
 import { seedBytes, type PaneState } from "./seed.js";
 import type { StripState } from "./strip.js";
@@ -22,6 +23,8 @@ export interface PaneIdentity {
   panePid: number;
   serverPid: number;
   serverStart: number;
+  /** The server's #{socket_path}: a cursor of another server is an error (cursor.ts). */
+  serverSocket?: string;
   /** This panescope process (see instance.ts). */
   instance: Uint8Array;
 }
@@ -71,6 +74,8 @@ export class PaneObserver {
   private readonly scrollback: number;
   private readonly widths: WidthPolicy | undefined;
   private screen: Screen;
+  /** The pane's size as tmux has it; the screen is at most the cap of geometry.ts. */
+  private paneSize: Geometry = { cols: 0, rows: 0 };
   private tracker = new RowTracker();
   /** Offset of the last byte the screen has applied, and the sequence of the last row change. */
   private applied: number;
@@ -214,10 +219,15 @@ export class PaneObserver {
     this.seed(state);
   }
 
+  /** The pane is larger than panescope emulates: answers say so (screen.capped). */
+  get capped(): boolean {
+    return beyondCap(this.paneSize) !== undefined;
+  }
+
   private newScreen(cols: number, rows: number, lineBase?: number): Screen {
+    this.paneSize = { cols, rows };
     const screen: Screen = new Screen({
-      cols,
-      rows,
+      ...emulatedSize(this.paneSize),
       scrollback: this.scrollback,
       ...(lineBase === undefined ? {} : { lineBase }),
       widths: this.widths,
@@ -271,8 +281,11 @@ export class PaneObserver {
     // be applied (at the old size) first. Found by replaying golden/streams/shell-resize.ctl.
     const screen = this.screen;
     screen.write("", () => {
-      if (screen !== this.screen || (cols === screen.cols && rows === screen.rows)) return;
-      screen.resize(cols, rows);
+      if (screen !== this.screen) return;
+      this.paneSize = { cols, rows };
+      const emulated = emulatedSize(this.paneSize);
+      if (emulated.cols === screen.cols && emulated.rows === screen.rows) return;
+      screen.resize(emulated.cols, emulated.rows);
       this.tracker.invalidate();
       this.refresh();
     });
@@ -406,7 +419,9 @@ export class PaneObserver {
   }
 
   private geometry(): Delta["screen"] {
+    const capped = beyondCap(this.paneSize);
     return {
+      ...(capped === undefined ? {} : { capped }),
       cols: this.screen.cols,
       rows: this.screen.rows,
       top: this.screen.top,

@@ -1,5 +1,7 @@
 // Builds the bytes that put an empty emulator into the state tmux reports for a pane
 // (capture-pane -e -N lines, cursor, scroll region, alternate screen). Pure: data in, string out.
+import { emulatedSize } from "./geometry.js";
+
 
 export interface PaneState {
   cols: number;
@@ -67,12 +69,14 @@ export function seedBytes(state: PaneState): string {
   // screen. Autowrap is off while painting: a captured line can be wider than the pane (tmux 3.7c
   // after CSI P deleted half of a wide character: "中文中文" and blanks, 41 columns in 40), and a
   // wrap would push every later row down.
+  // A pane beyond the emulator's cap (geometry.ts) was captured down to the cap's last row only.
+  const rows = emulatedSize(state).rows;
   let out = `${ESC}[?7l`;
-  out += paint(fitScreen(state.lines, state.rows));
+  out += paint(fitScreen(state.lines, rows));
   if (state.alternate) {
     out += cup(state.alternate.savedX, state.alternate.savedY);
     out += `${ESC}[?1049h${ESC}[H`;
-    out += paint(fitScreen(state.alternate.lines, state.rows).slice(-state.rows));
+    out += paint(fitScreen(state.alternate.lines, rows).slice(-rows));
   }
   out += `${ESC}[?7h`;
   let regionTop = 0;

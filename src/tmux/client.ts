@@ -32,9 +32,9 @@ export interface ControlClientOptions {
   pauseAfterSeconds?: number;
   /** Resume panes tmux paused on its own (`%pause` outside a reply). Default true. */
   autoContinue?: boolean;
-  /** Default per-command timeout; default 10 s. */
+  /** Default per-command timeout; default the server's commandTimeoutMs (TMUX_TIMEOUT_MS). */
   commandTimeoutMs?: number;
-  /** How long start() waits for tmux's first reply; default 10 s. */
+  /** How long start() waits for tmux's first reply; default the server's commandTimeoutMs. */
   startTimeoutMs?: number;
   /** Nudge tmux this long after the stream went quiet (see Nudger); default 300 ms, 0 = never. */
   nudgeAfterMs?: number;
@@ -117,7 +117,7 @@ export class ControlClient {
     this.proc = proc;
     this.handshake = handshake;
     this.autoContinue = options.autoContinue ?? true;
-    this.commandTimeoutMs = options.commandTimeoutMs ?? 10_000;
+    this.commandTimeoutMs = options.commandTimeoutMs ?? options.server.commandTimeoutMs;
     this.parser = new ControlParser(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes });
     const nudgeAfterMs = options.nudgeAfterMs ?? DEFAULT_NUDGE_AFTER_MS;
     if (nudgeAfterMs > 0 && (options.pauseAfterSeconds ?? 5) > 0) {
@@ -154,7 +154,7 @@ export class ControlClient {
       handshake = { size: 1, replies: [], settled: false, resolve, reject };
     });
     const client = new ControlClient(proc, options, handshake);
-    const timeoutMs = options.startTimeoutMs ?? 10_000;
+    const timeoutMs = options.startTimeoutMs ?? options.server.commandTimeoutMs;
     const timer = setTimeout(() => client.fail(handshake, new PanescopeError("timeout", `tmux did not answer the attach to ${options.session} within ${timeoutMs} ms`)), timeoutMs);
     try {
       await attached;

@@ -1,11 +1,14 @@
 // One tmux server as a value (binary + socket), and one-shot tmux commands against it through execa
-// with an argv array (never a shell). Errors are typed: missing binary, no server, command failed.
+// (never a shell): quoted on the client's stdin, each with a time limit (runMany says why). Errors
+// are typed: missing binary, no server, command failed, timeout, aborted.
 
-import { execa } from "execa";
 import { PanescopeError } from "../errors.js";
 import { TmuxFormat } from "./format.js";
+import { runOneShot, type OneShotResult } from "./one-shot.js";
+import { commandsLine } from "./quote.js";
 import { requireSupported, TmuxVersion } from "./version.js";
 import { spawnTurns } from "./spawn-turns.js";
+import { TMUX_TIMEOUT_MS } from "./timeouts.js";
 
 export interface TmuxServerOptions {
   /** The tmux binary (default "tmux"). */
@@ -14,6 +17,8 @@ export interface TmuxServerOptions {
   socketName?: string;
   /** `-S path`: an explicit socket path (wins over socketName). */
   socketPath?: string;
+  /** How long tmux may take to answer a command that gives no limit (default TMUX_TIMEOUT_MS): one-shot and control-client commands, attach. */
+  commandTimeoutMs?: number;
 }
 
 /** Which tmux server to talk to (binary + socket), and the one-shot commands against it. */
@@ -21,12 +26,14 @@ export class TmuxServer {
   readonly tmux: string;
   readonly socketName: string | undefined;
   readonly socketPath: string | undefined;
+  readonly commandTimeoutMs: number;
   private versionAsked: Promise<TmuxVersion> | undefined;
 
   constructor(options: TmuxServerOptions = {}) {
     this.tmux = options.tmux ?? "tmux";
     this.socketName = options.socketName;
     this.socketPath = options.socketPath;
+    this.commandTimeoutMs = options.commandTimeoutMs ?? TMUX_TIMEOUT_MS;
   }
 
   /** The socket arguments every tmux invocation for this server starts with. */
@@ -110,7 +117,9 @@ export class TmuxServer {
 }
 
 export interface RunOptions {
+  /** Kill the command and fail with `timeout` after this long (default: the server's commandTimeoutMs; Infinity: never). */
   timeoutMs?: number;
+  /** Aborting kills the command: it fails with `aborted` and does nothing afterwards (see runMany). */
   signal?: AbortSignal;
   env?: Record<string, string>;
 }
@@ -152,49 +161,55 @@ export interface PaneInfo {
 /** The pane option the wrapper of a pane panescope opened sets to its program's exit status. */
 export const STATUS_OPTION = "@panescope_status";
 
-/** Run one tmux command (argv, no shell); resolves to stdout split into lines. */
+/** Run one tmux command (no shell); resolves to stdout split into lines. */
 function run(server: TmuxServer, args: readonly string[], options: RunOptions = {}): Promise<string[]> {
   return runMany(server, [args], options);
 }
 
-/** Several commands in one tmux invocation (tmux runs the `;` list atomically); no shell. */
+/**
+ * Several commands in one tmux invocation (tmux runs the list atomically); no shell.
+ *
+ * A command that gives up must not act later. A one-shot client blocked on a stopped (SIGSTOP)
+ * server has already written its command into the socket: killed then, its command still ran once
+ * the server went on (3.2a–3.7c: a `send-keys` typed, a `new-window` opened). So the commands go
+ * on the client's stdin as `source-file -`: the server reads that file *through the client* (the
+ * client is not attached), and a client killed on timeout or abort can no longer hand it over.
+ * Only commands that may have to start the server (`new-session`, and client flags such as `-V`
+ * or `-f`) go as argv: `source-file` cannot start one.
+ */
 async function runMany(server: TmuxServer, commands: readonly (readonly string[])[], options: RunOptions = {}): Promise<string[]> {
   const binary = server.tmux;
-  // The only separators are ours: every argument's own trailing `;` is escaped by literalArg.
-  const args = commands.flatMap((command, i) => [...(i === 0 ? [] : [";"]), ...command.map(literalArg)]);
+  const viaStdin = commands.every((command) => command[0] !== undefined && !command[0].startsWith("-") && !STARTS_SERVER.has(command[0]));
+  // argv: the only separators are ours, every argument's own trailing `;` is escaped by literalArg.
+  const args = viaStdin ? ["source-file", "-"] : commands.flatMap((command, i) => [...(i === 0 ? [] : [";"]), ...command.map(literalArg)]);
+  const input = viaStdin ? `${commandsLine(commands)}\n` : undefined;
+  const timeoutMs = options.timeoutMs ?? server.commandTimeoutMs;
   await spawnTurns.next();
-  const result = await execa(binary, [...server.clientArgs(), ...args], {
-    shell: false,
-    reject: false,
-    stdin: "ignore",
-    stripFinalNewline: false,
-    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
-    ...(options.signal === undefined ? {} : { cancelSignal: options.signal }),
+  const result = await runOneShot(binary, [...server.clientArgs(), ...args], {
+    timeoutMs,
+    ...(input === undefined ? {} : { input }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.env === undefined ? {} : { env: options.env }),
   });
-  if (result.failed) throw runError(binary, args, result);
+  if (result.failed) throw runError(binary, commands[0]?.[0] ?? args[0] ?? "", result, timeoutMs);
   const out = result.stdout;
   if (out === "") return [];
   return (out.endsWith("\n") ? out.slice(0, -1) : out).split("\n");
 }
 
-interface FailedRun {
-  code?: string;
-  timedOut: boolean;
-  isCanceled: boolean;
-  stderr: string;
-  exitCode?: number;
-  cause?: unknown;
-}
+/** Commands that start a tmux server when none runs (their aliases too). */
+const STARTS_SERVER = new Set(["new-session", "new", "start-server", "start"]);
 
-function runError(binary: string, args: readonly string[], result: FailedRun): PanescopeError {
+function runError(binary: string, name: string, result: OneShotResult, timeoutMs: number): PanescopeError {
   const stderr = result.stderr.trim();
-  const what = `tmux ${args[0] ?? ""}`.trim();
+  const what = `tmux ${name}`.trim();
   if (result.code === "ENOENT" || result.code === "EACCES") {
     return new PanescopeError("tmux-missing", `cannot run "${binary}": install tmux (apt-get install tmux) or pass --tmux PATH`, { cause: result.cause });
   }
-  if (result.timedOut) return new PanescopeError("timeout", `${what} did not finish in time`);
-  if (result.isCanceled) return new PanescopeError("aborted", `${what} was aborted`);
+  if (result.timedOut) {
+    return new PanescopeError("timeout", `${what} got no answer from the tmux server within ${timeoutMs} ms and was killed (a stopped server will not run it when it goes on): the server may be stopped (SIGSTOP, a debugger) or overloaded; check it (ps -o stat= -p PID shows T when stopped) and try again`);
+  }
+  if (result.isCanceled) return new PanescopeError("aborted", `${what} was cancelled and stopped before tmux acted on it`);
   if (isNoServer(stderr)) return new PanescopeError("no-server", `no tmux server is running on this socket (${stderr}): start one with "tmux new-session -d"`);
   return new PanescopeError("command-failed", `${what} failed${stderr === "" ? ` (exit ${result.exitCode ?? "?"})` : `: ${stderr}`}`);
 }

@@ -8,6 +8,7 @@ import type { PaneExit } from "../observe/delta.js";
 import type { PaneIdentity } from "../observe/pane.js";
 import { TmuxFormat } from "../tmux/format.js";
 import { STATUS_OPTION, type TmuxServer } from "../tmux/server.js";
+import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
 
 export type Whereabouts =
   /** No tmux server answers: the pane is gone with it. */
@@ -36,7 +37,7 @@ const WHERE = new TmuxFormat({
 export async function locate(server: TmuxServer, paneId: string, identity: PaneIdentity): Promise<Whereabouts> {
   let found;
   try {
-    found = await server.display(paneId, WHERE, { timeoutMs: 5000 });
+    found = await server.display(paneId, WHERE, { timeoutMs: PROBE_TIMEOUT_MS });
   } catch (error) {
     if (isPanescopeError(error, "no-server")) return { kind: "no-server" };
     // `can't find pane`: the pane is gone.
@@ -45,7 +46,7 @@ export async function locate(server: TmuxServer, paneId: string, identity: PaneI
   }
   // tmux 3.3a prints an empty line for `display -t %99`, and may fall back to another pane.
   if (found === undefined || found.paneId !== paneId) {
-    const generation = await server.serverGeneration({ timeoutMs: 5000 }).catch(() => undefined);
+    const generation = await server.serverGeneration({ timeoutMs: PROBE_TIMEOUT_MS }).catch(() => undefined);
     if (generation && (generation.pid !== identity.serverPid || generation.startTime !== identity.serverStart)) return { kind: "server-restarted" };
     return { kind: "gone" };
   }
@@ -65,7 +66,7 @@ const PANE = new TmuxFormat({ paneId: "pane_id" });
 /** Whether `paneId` is in a window of `sessionId` (a window can be linked into several sessions). */
 export async function inSession(server: TmuxServer, sessionId: string, paneId: string): Promise<boolean> {
   try {
-    const panes = await server.query(["list-panes", "-s", "-t", sessionId, "-F", PANE.text], PANE, { timeoutMs: 5000 });
+    const panes = await server.query(["list-panes", "-s", "-t", sessionId, "-F", PANE.text], PANE, { timeoutMs: PROBE_TIMEOUT_MS });
     return panes.some((pane) => pane.paneId === paneId);
   } catch {
     return false;

@@ -3,7 +3,7 @@
 // them when the pane respawned or the tmux server restarted, retires idle ones under a cap, and
 // answers capture_since reads.
 import { PanescopeError, messageOf } from "../errors.js";
-import { decodeCursor } from "../observe/cursor.js";
+import { decodeCursor, socketTag } from "../observe/cursor.js";
 import type { Delta, MissedReason, ReadLimits } from "../observe/delta.js";
 import { instanceId } from "../observe/instance.js";
 import { loadCursorKey } from "../observe/key.js";
@@ -65,6 +65,7 @@ export class Hub {
   /** The quiet control client that confirms who wrote each pane's output (liveness.ts). */
   private readonly liveness: Liveness;
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  private socketAsked: Promise<number | undefined> | undefined;
 
   constructor(options: HubOptions) {
     this.options = options;
@@ -117,7 +118,16 @@ export class Hub {
   /** The pane a read is about: the cursor's, else the one named, else tmux's active pane. */
   async resolvePane(paneId: string | undefined, cursor: string | undefined): Promise<string> {
     if (cursor !== undefined) {
-      const fromCursor = `%${decodeCursor(cursor, this.key).pane}`;
+      const fields = decodeCursor(cursor, this.key);
+      const fromCursor = `%${fields.pane}`;
+      // Unknown (no server to ask right now): the pane's own checks answer, as before sockets were bound.
+      const here = fields.socket === undefined ? undefined : await this.socketTag();
+      if (here !== undefined && fields.socket !== here) {
+        throw new PanescopeError(
+          "cursor-other-server",
+          `the cursor is from another tmux server (another socket) than the one this panescope watches: omit cursor to start watching a pane here, or read it through the panescope of that server`,
+        );
+      }
       if (paneId !== undefined && paneId !== fromCursor) {
         throw new PanescopeError(
           "cursor-other-pane",
@@ -159,6 +169,21 @@ export class Hub {
     // Found dead just now: the same answer, now saying so (the cursor given has not moved).
     if (!delta.closed && watch.observer.closed) return watch.observer.read(request.cursor, request.limits);
     return delta;
+  }
+
+  /**
+   * The tag of this server's socket path, asked once (a restart keeps the path, so it keeps the
+   * tag); undefined, and asked again next time, while tmux cannot say (no server yet).
+   */
+  private socketTag(): Promise<number | undefined> {
+    this.socketAsked ??= this.server.display(undefined, SOCKET).then(
+      (found) => (found?.socket ? socketTag(found.socket) : undefined),
+      () => undefined,
+    );
+    return this.socketAsked.then((tag) => {
+      if (tag === undefined) this.socketAsked = undefined;
+      return tag;
+    });
   }
 
   /** Stops watching everything and detaches every control client. */
@@ -338,6 +363,7 @@ export class Hub {
 
 /** How long a read of a closed pane waits for tmux to say who wrote output that came after. */
 const CONFIRM_WAIT_MS = 5000;
+const SOCKET = new TmuxFormat({ socket: "socket_path" });
 
 /** Resolves when `promise` does or after `ms`, whichever is first. */
 async function within(promise: Promise<void>, ms: number): Promise<void> {

@@ -10,6 +10,7 @@ import type { PaneExit } from "../observe/delta.js";
 import { ControlClient, type ControlClientOptions } from "../tmux/client.js";
 import { TmuxFormat } from "../tmux/format.js";
 import type { TmuxServer } from "../tmux/server.js";
+import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
 
 /** What tmux says of one pane. */
 export interface PaneLife {
@@ -124,7 +125,7 @@ export class Liveness {
       // were read by tmux before it runs the question, so a new process would show in the answer.
       const covered = batch.map((asker) => asker.received);
       this.questions++;
-      const lives = parseLives(await client.command(LIST, { timeoutMs: 5000 }));
+      const lives = parseLives(await client.command(LIST, { timeoutMs: PROBE_TIMEOUT_MS }));
       batch.forEach((asker, i) => asker.answer(lives.get(asker.paneId), covered[i] ?? 0));
     } catch {
       for (const asker of batch) asker.askElsewhere();

@@ -20,6 +20,7 @@ import { auditPane } from "./replica-check.js";
 import { PaneProcess } from "./pane-process.js";
 import { livenessCommand, parseLiveness, parseProbe, seedCommands, type PaneProbe } from "./probe.js";
 import type { WidthPolicy } from "../observe/width-policy.js";
+import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
 
 export interface PaneWatchOptions {
   key: Uint8Array;
@@ -101,7 +102,8 @@ export class PaneWatch {
         observer: this.observer,
         history: this.history,
         received: () => this.confirmer.received,
-        ready: () => this.mode === "live" && !this.retaking,
+        // A pane beyond the emulator's cap differs from tmux's by design (its answers say so).
+        ready: () => this.mode === "live" && !this.retaking && !this.observer.capped,
         settled: () => this.confirmer.held === 0,
         healed: (_state, rows) => this.options.log?.(`healed ${this.paneId}: ${rows.length > 0 ? `rows ${rows.join(",")}` : "the cursor"} differed from tmux's screen`),
       }),
@@ -219,7 +221,7 @@ export class PaneWatch {
     try {
       // The answer covers what arrived before the reply, not what the same chunk brought after it.
       let upTo = 0;
-      const reply = await this.client.command(livenessCommand(this.paneId), { timeoutMs: 5000, atReply: () => (upTo = this.confirmer.received) });
+      const reply = await this.client.command(livenessCommand(this.paneId), { timeoutMs: PROBE_TIMEOUT_MS, atReply: () => (upTo = this.confirmer.received) });
       const live = parseLiveness(this.paneId, reply);
       this.confirmer.settle(live.exists ? { panePid: live.panePid, dead: live.dead } : undefined, upTo, true);
     } catch (error) {
@@ -503,6 +505,7 @@ export function observerFor(paneId: string, probe: PaneProbe, options: PaneWatch
     panePid: probe.panePid,
     serverPid: probe.serverPid,
     serverStart: probe.serverStart,
+    serverSocket: probe.serverSocket,
     instance: options.instance,
   };
   return new PaneObserver({

@@ -11,6 +11,7 @@ import type { PaneState as SeedState } from "../observe/seed.js";
 import type { TmuxServer } from "../tmux/server.js";
 import { observerFor, type PaneState, type PaneWatchOptions } from "./pane-watch.js";
 import { parseProbe, probeCommands, type PaneProbe } from "./probe.js";
+import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
 
 export interface PollWatchOptions extends PaneWatchOptions {
   /** While a read waits for news, poll this often. Default 250 ms. */
@@ -26,7 +27,7 @@ export async function pollProbe(server: TmuxServer, paneId: string, history: num
   const commands = probeCommands(paneId, history).flatMap((command, i) => (i === 0 ? [command] : [["display-message", "-p", nonce], command]));
   let lines: string[];
   try {
-    lines = await server.runMany(commands, { timeoutMs: 5000 });
+    lines = await server.runMany(commands, { timeoutMs: PROBE_TIMEOUT_MS });
   } catch (error) {
     if (isPanescopeError(error, "command-failed")) {
       throw new PanescopeError("unknown-pane", `no pane ${paneId} on this tmux server: list_panes shows the panes there are`, { cause: error });

@@ -6,6 +6,7 @@ import type { PaneExit } from "../observe/delta.js";
 import type { PaneState } from "../observe/seed.js";
 import { TmuxFormat } from "../tmux/format.js";
 import { STATUS_OPTION } from "../tmux/server.js";
+import { MAX_EMULATED_ROWS } from "../observe/geometry.js";
 
 /** Numbers and ids only, so no tmux version is needed to read it; one nonce per process. */
 export const PROBE = new TmuxFormat({
@@ -29,6 +30,7 @@ export const PROBE = new TmuxFormat({
   windowId: "window_id",
   serverPid: "pid",
   serverStart: "start_time",
+  serverSocket: "socket_path",
   sessionId: "session_id",
   origin: "origin_flag",
   wrap: "wrap_flag",
@@ -42,6 +44,8 @@ export const PROBE = new TmuxFormat({
   mouseSgr: "mouse_sgr_flag",
   mouseUtf8: "mouse_utf8_flag",
 });
+
+const LAST_ROW = String(MAX_EMULATED_ROWS - 1);
 
 const LIVENESS = new TmuxFormat({ paneId: "pane_id", panePid: "pane_pid", dead: "pane_dead" });
 
@@ -58,6 +62,7 @@ export interface PaneProbe {
   exit?: PaneExit;
   serverPid: number;
   serverStart: number;
+  serverSocket: string;
   dead: boolean;
   state: PaneState;
 }
@@ -81,8 +86,9 @@ export function seedCommands(paneId: string, history: number): string[][] {
 export function probeCommands(paneId: string, history: number): string[][] {
   const start = history > 0 ? `-${Math.floor(history)}` : "0";
   return [
-    ["capture-pane", "-a", "-q", "-p", "-e", "-N", "-t", paneId],
-    ["capture-pane", "-p", "-e", "-N", "-S", start, "-E", "-", "-t", paneId],
+    // Down to the emulator's last row at most: a pane resized to 10000 rows is not captured whole.
+    ["capture-pane", "-a", "-q", "-p", "-e", "-N", "-E", LAST_ROW, "-t", paneId],
+    ["capture-pane", "-p", "-e", "-N", "-S", start, "-E", LAST_ROW, "-t", paneId],
     ["display-message", "-p", "-t", paneId, PROBE.text],
   ];
 }
@@ -102,13 +108,15 @@ export function parseProbe([saved, capture, display]: string[][]): PaneProbe {
   const cols = integer(f.cols, "pane_width");
   const rows = integer(f.rows, "pane_height");
   const lines = capture ?? [];
-  // The capture is the history lines asked for (at most history_size) then the screen's rows.
-  const history = Math.min(integer(f.history, "history_size"), Math.max(0, lines.length - rows));
+  // The capture is the history lines asked for (at most history_size) then the screen's rows (as
+  // many as the emulator has: geometry.ts).
+  const captured = Math.min(rows, MAX_EMULATED_ROWS);
+  const history = Math.min(integer(f.history, "history_size"), Math.max(0, lines.length - captured));
   const alternate = f.alternate === "1";
   const state: PaneState = {
     cols,
     rows,
-    lines: alternate ? [...lines.slice(0, history), ...(saved ?? []).slice(0, rows)] : lines,
+    lines: alternate ? [...lines.slice(0, history), ...(saved ?? []).slice(0, captured)] : lines,
     cursorX: integer(f.cursorX, "cursor_x"),
     cursorY: integer(f.cursorY, "cursor_y"),
     scrollTop: integer(f.scrollTop, "scroll_region_upper"),
@@ -146,6 +154,7 @@ export function parseProbe([saved, capture, display]: string[][]): PaneProbe {
     ...((f.dead === "1" || ended) && (exit.status !== undefined || exit.signal !== undefined) ? { exit } : {}),
     serverPid: integer(f.serverPid, "pid"),
     serverStart: integer(f.serverStart, "start_time"),
+    serverSocket: f.serverSocket,
     dead: f.dead === "1" || ended,
     state,
   };

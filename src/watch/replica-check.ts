@@ -6,6 +6,7 @@ import type { PaneState } from "../observe/seed.js";
 import type { ControlClient } from "../tmux/client.js";
 import type { AuditResult } from "./audit.js";
 import { parseProbe, probeCommands } from "./probe.js";
+import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
 
 export interface AuditTarget {
   client: ControlClient;
@@ -31,14 +32,14 @@ export async function auditPane(target: AuditTarget): Promise<AuditResult> {
   const before = target.received();
   const quiet = (): boolean => target.received() === before && target.settled() && target.ready();
   if (!target.settled()) return "busy";
-  const probe = parseProbe(await client.commands(probeCommands(paneId, 0), { timeoutMs: 5000 }));
+  const probe = parseProbe(await client.commands(probeCommands(paneId, 0), { timeoutMs: PROBE_TIMEOUT_MS }));
   if (!quiet()) return "busy";
   const ours = await observer.screenText();
   if (!quiet()) return "busy";
   const found = differences({ ...ours.screen, text: ours.rows }, probe.state);
   if (agree(found)) return "agree";
   // A heal rebuilds the screen with the history the replica keeps: ask again with it, still at rest.
-  const full = parseProbe(await client.commands(probeCommands(paneId, target.history), { timeoutMs: 5000 }));
+  const full = parseProbe(await client.commands(probeCommands(paneId, target.history), { timeoutMs: PROBE_TIMEOUT_MS }));
   if (!quiet()) return "busy";
   observer.heal(full.state, found.rows);
   target.healed(full.state, found.rows);

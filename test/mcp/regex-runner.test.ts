@@ -77,12 +77,41 @@ describe("RegexRunner", () => {
     );
   });
 
-  it("queued matches wait for a stopped one and then run normally", async () => {
+  it("quick matches beside a stopped one run normally", async () => {
     const r = runner(100);
     const slow = refusal(r.exec("(a|a)*b", "m", "a".repeat(40)));
     const quick = Promise.all([r.exec("b", "m", "ab"), r.exec("c", "m", "ab")]);
     await slow;
     expect(await quick).toEqual([{ index: 1, text: "b" }, undefined]);
+  });
+
+  it("a plain match is answered while several catastrophic ones still run, each in a worker of its own", async () => {
+    // A budget no catastrophic match can finish within this test: only close() ends them.
+    const r = runner(60_000);
+    const settled: string[] = [];
+    const slow = CATASTROPHIC.slice(0, 5).map(([pattern, text]) =>
+      r.exec(pattern, "m", text).then(
+        () => settled.push(`matched ${pattern}`),
+        () => settled.push(`stopped ${pattern}`),
+      ),
+    );
+    expect(await r.exec("ready", "m", "the build is ready")).toEqual({ index: 13, text: "ready" });
+    settled.push("plain");
+    expect(r.workers).toBe(6);
+    await r.close();
+    await Promise.all(slow);
+    expect(settled[0]).toBe("plain");
+  });
+
+  it("past its worker cap a runner queues matches: a plain one waits for a stopped one", async () => {
+    const r = new RegexRunner({ budgetMs: 100, maxWorkers: 2 });
+    runners.push(r);
+    const order: string[] = [];
+    const slow = CATASTROPHIC.slice(0, 2).map(([pattern, text]) => refusal(r.exec(pattern, "m", text)).then(() => order.push("stopped")));
+    const plain = r.exec("b", "m", "ab").then(() => order.push("plain"));
+    await Promise.all([...slow, plain]);
+    expect(r.workers).toBeLessThanOrEqual(2);
+    expect(order.indexOf("plain")).toBeGreaterThan(0);
   });
 
   it("a pattern that fails while matching (stack overflow) is bad input, and the runner goes on", async () => {

@@ -31,7 +31,8 @@ interface Rig {
   closed: Promise<void>;
 }
 
-async function rig(maxLineBytes = 1024): Promise<Rig> {
+/** `answer`: the server's part, answering each request as it arrives (stdin's end waits for that). */
+async function rig(maxLineBytes = 1024, answer = true): Promise<Rig> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const sent: unknown[] = [];
@@ -45,7 +46,10 @@ async function rig(maxLineBytes = 1024): Promise<Rig> {
   const warnings: string[] = [];
   const transport = new StdioTransport(stdin, stdout, { maxLineBytes, warn: (line) => void warnings.push(line) });
   const messages: JSONRPCMessage[] = [];
-  transport.onmessage = (message) => void messages.push(message);
+  transport.onmessage = (message) => {
+    messages.push(message);
+    if (answer && "method" in message && "id" in message) void transport.send({ jsonrpc: "2.0", id: message.id, result: {} });
+  };
   const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
   await transport.start();
   return { transport, stdin, messages, sent, warnings, closed };
@@ -62,6 +66,7 @@ describe("StdioTransport", () => {
     expect(r.messages).toEqual([JSON.parse(request(2))]);
     expect(r.sent).toEqual([
       { jsonrpc: "2.0", id: 1, error: { code: -32600, message: expect.stringMatching(/^this 50\d\d-byte request is over this server's limit of 1024 bytes per message/) } },
+      { jsonrpc: "2.0", id: 2, result: {} },
     ]);
     expect(r.warnings).toEqual([expect.stringMatching(/^answered request 1 with an error/)]);
   });
@@ -70,7 +75,7 @@ describe("StdioTransport", () => {
     const r = await rig();
     r.stdin.end(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/x", params: { t: "b".repeat(5000) } })}\n${request(3)}\n`);
     await r.closed;
-    expect(r.sent).toEqual([]);
+    expect(r.sent).toEqual([{ jsonrpc: "2.0", id: 3, result: {} }]);
     expect(r.messages).toEqual([JSON.parse(request(3))]);
     expect(r.warnings).toEqual([expect.stringMatching(/^skipped a 50\d\d-byte message on stdin that is over .* it names no request id to answer$/)]);
   });
@@ -79,7 +84,10 @@ describe("StdioTransport", () => {
     const r = await rig();
     r.stdin.end(`{"method":"tools/call","params":{oops},"jsonrpc":"2.0","id":8}\nnot json\n${request(4)}\n`);
     await r.closed;
-    expect(r.sent).toEqual([{ jsonrpc: "2.0", id: 8, error: { code: -32700, message: expect.stringContaining("is not JSON") } }]);
+    expect(r.sent).toEqual([
+      { jsonrpc: "2.0", id: 8, error: { code: -32700, message: expect.stringContaining("is not JSON") } },
+      { jsonrpc: "2.0", id: 4, result: {} },
+    ]);
     expect(r.warnings[1]).toMatch(/^skipped a 8-byte message on stdin that is not JSON/);
     expect(r.messages).toEqual([JSON.parse(request(4))]);
   });
@@ -90,5 +98,19 @@ describe("StdioTransport", () => {
     await r.closed;
     expect(r.warnings).toEqual(["stdin ended inside a message (13 bytes without a newline): ignored"]);
     await r.transport.close(); // a second close is harmless and does not call onclose again
+  });
+
+  it("stdin's end waits for the answers of the requests read before it, and for no cancelled one", async () => {
+    const r = await rig(1024, false);
+    let closed = false;
+    void r.closed.then(() => (closed = true));
+    const cancelled = JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6 } });
+    r.stdin.end(`${request(5)}\n${request(6)}\n${cancelled}\n`);
+    await new Promise((resolve) => r.stdin.once("end", resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false); // request 5 is still being worked on
+    await r.transport.send({ jsonrpc: "2.0", id: 5, result: {} });
+    await r.closed;
+    expect(r.sent).toEqual([{ jsonrpc: "2.0", id: 5, result: {} }]);
   });
 });

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isPanescopeError, type ErrorKind } from "../../src/errors.js";
 import { createHmac } from "node:crypto";
-import { cursorIdentity, decodeCursor, encodeCursor, serverGeneration, type CursorFields } from "../../src/observe/cursor.js";
+import { cursorIdentity, decodeCursor, encodeCursor, serverGeneration, socketTag, type CursorFields } from "../../src/observe/cursor.js";
 import { instanceId } from "../../src/observe/instance.js";
 import { initialStripState, stripEscapes } from "../../src/observe/strip.js";
 
@@ -72,6 +72,18 @@ describe("cursor codec", () => {
     expect(cursorIdentity(identity)).toEqual({ instance: Uint8Array.of(9, 8, 7, 6, 5, 4), server: typical.server });
     expect(serverGeneration(48_213, 1_718_000_001)).not.toBe(typical.server);
     expect(serverGeneration(48_214, 1_718_000_000)).not.toBe(typical.server);
+  });
+
+  it("binds 24 bits of the server's socket path (format 3), the same across restarts, and still reads format 2", () => {
+    const withSocket = { ...typical, socket: socketTag("/tmp/tmux-1000/default") };
+    const token = encodeCursor(withSocket, KEY);
+    expect(decodeCursor(token, KEY)).toEqual(withSocket);
+    expect(token.length - encodeCursor(typical, KEY).length).toBe(4);
+    expect(socketTag("/tmp/tmux-1000/default")).toBe(withSocket.socket);
+    expect(socketTag("/tmp/tmux-1000/work")).not.toBe(withSocket.socket);
+    const identity = cursorIdentity({ instance: typical.instance, serverPid: 1, serverStart: 2, serverSocket: "/tmp/tmux-1000/default" });
+    expect(identity.socket).toBe(withSocket.socket);
+    expect(decodeCursor(encodeCursor(typical, KEY), KEY).socket).toBeUndefined(); // format 2: no socket to check
   });
 
   it("answers a format-1 cursor (earlier panescope versions) with an error that says to omit it", () => {

@@ -26,7 +26,7 @@ export const registerClosePane: ToolRegistrar = (mcp, ctx) => {
       }),
       annotations: ANNOTATIONS.close_pane,
     },
-    async (input) => {
+    async (input, extra) => {
       try {
         await refuseOwnPane(ctx, input.paneId, "kills");
         const facts = await requirePane(ctx.server, input.paneId);
@@ -34,7 +34,7 @@ export const registerClosePane: ToolRegistrar = (mcp, ctx) => {
         if (!opened && !input.force) {
           throw new PanescopeError("not-allowed", `${input.paneId} was not opened by panescope: pass force: true to kill it anyway (it may be the user's)`);
         }
-        await ctx.server.run(["kill-pane", "-t", input.paneId]);
+        await ctx.server.run(["kill-pane", "-t", input.paneId], { signal: extra.signal });
         ctx.opened.delete(input.paneId);
         const ended = facts.dead ? `; its program had already ended${facts.exitStatus === undefined ? "" : ` with exit status ${facts.exitStatus}`}` : "";
         return ok(

@@ -40,9 +40,9 @@ export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
       outputSchema: s.part({ panes: z.array(pane) }),
       annotations: ANNOTATIONS.list_panes,
     },
-    async () => {
+    async (_input, extra) => {
       try {
-        const listed = await ctx.server.listPanes();
+        const listed = await ctx.server.listPanes({ signal: extra.signal });
         const heals = new Map(ctx.hub.watching.map((w) => [w.paneId, w.heals]));
         const own = listed.some((p) => p.paneId === ctx.ownPane?.paneId) && (await isOwnPane(ctx.ownPane, ctx.server, ctx.ownPane?.paneId ?? ""));
         const panes = listed.map((p) => ({

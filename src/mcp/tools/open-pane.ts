@@ -40,6 +40,27 @@ async function endedAtOnce(ctx: Parameters<ToolRegistrar>[1], paneId: string, en
   return found && /^\d+$/.test(found.status) ? Number(found.status) : undefined;
 }
 
+/**
+ * The wrapper (pane-command.ts) finds its tmux server through TMUX and names its pane by TMUX_PANE,
+ * both set by tmux for the pane: an `env` that replaces them makes it fail at once.
+ */
+const TMUX_OWNED_ENV = ["TMUX", "TMUX_PANE"];
+
+function refuseTmuxEnv(env: Record<string, string> | undefined): void {
+  const named = TMUX_OWNED_ENV.filter((name) => env !== undefined && Object.hasOwn(env, name));
+  if (named.length > 0) {
+    throw new PanescopeError("bad-input", `env may not set ${named.join(" or ")}: tmux sets ${named.length > 1 ? "them" : "it"} for the pane (which server and pane it is). Leave ${named.length > 1 ? "them" : "it"} out`);
+  }
+}
+
+/** A pane that is already gone (its wrapper could not run: a PATH without sh or tmux, …) was not "opened". */
+async function requireStillThere(ctx: Parameters<ToolRegistrar>[1], paneId: string): Promise<void> {
+  const found = await ctx.server.display(paneId, new TmuxFormat({ paneId: "pane_id" })).catch(() => undefined);
+  if (found?.paneId === paneId) return;
+  ctx.opened.delete(paneId);
+  throw new PanescopeError("command-failed", `the pane ${paneId} was created but was already gone when open_pane answered: its start-up could not run (check env, e.g. PATH must still find sh and tmux)`);
+}
+
 export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
   mcp.registerTool(
     "open_pane",
@@ -69,15 +90,17 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
       }),
       annotations: ANNOTATIONS.open_pane,
     },
-    async (input) => {
+    async (input, extra) => {
       try {
         if (input.env && Object.keys(input.env).length > 64) throw new PanescopeError("bad-input", "at most 64 environment variables");
         if (input.command !== undefined) requireSendable("command", input.command);
         if (input.cwd !== undefined) requireSendable("cwd", input.cwd);
         for (const [name, value] of Object.entries(input.env ?? {})) requireSendable(`env.${name}`, value);
+        refuseTmuxEnv(input.env);
         if (input.cwd !== undefined) await requireDirectory(input.cwd);
         const session = input.session ?? DEFAULT_SESSION;
-        const exists = await ctx.server.run(["has-session", "-t", `=${session}`]).then(
+        const signal = extra.signal;
+        const exists = await ctx.server.run(["has-session", "-t", `=${session}`], { signal }).then(
           () => true,
           (error: unknown) => {
             if (isPanescopeError(error, "command-failed") || isPanescopeError(error, "no-server")) return false;
@@ -89,7 +112,9 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         const launch = paneCommand(input.command, shell, ctx.server.tmux);
         const format = new TmuxFormat({ paneId: "pane_id", pid: "pane_pid" });
         const common = [
-          ...(input.cwd === undefined ? [] : ["-c", input.cwd]),
+          // tmux expands formats in -c (3.2a–3.7c): `#{pane_id}` would name another directory and
+          // `#(cmd)` run a command. `##` is a literal `#` there, and only there.
+          ...(input.cwd === undefined ? [] : ["-c", input.cwd.replaceAll("#", "##")]),
           ...Object.entries(input.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
           "-P", "-F", format.text,
         ];
@@ -104,7 +129,8 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         } else {
           args = ["new-window", "-d", "-t", `=${session}:`, ...common, ...command];
         }
-        const [created] = await ctx.server.query(args, format);
+        // Cancelled or timed out, the tmux client is killed before tmux can create the pane (server.ts).
+        const [created] = await ctx.server.query(args, format, { signal });
         if (created === undefined || !/^%\d+$/.test(created.paneId) || !/^\d+$/.test(created.pid)) {
           throw new PanescopeError("protocol", `tmux did not report the new pane (got ${JSON.stringify(created)})`);
         }
@@ -127,6 +153,7 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
           const said = screen.slice(-3).join(" / ");
           throw new PanescopeError("command-failed", `the command could not start (exit status ${exitStatus}${said === "" ? "" : `: ${said}`}); the pane was closed. Check the command name and PATH`);
         }
+        await requireStillThere(ctx, paneId);
         const where = exists ? (input.split ? `split of session ${session}` : `new window of session ${session}`) : `new session ${session}`;
         const ended = exitStatus === undefined ? "" : `; the command already ended with exit status ${exitStatus} (its screen stays readable)`;
         return ok(

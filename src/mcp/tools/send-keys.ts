@@ -91,7 +91,8 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
           if (input.cursor !== undefined) throw error; // a bad cursor is the caller's to fix
           return undefined;
         });
-        await ctx.server.runMany(typing.commands.map((args) => ["send-keys", "-t", input.paneId, ...args])).catch((error: unknown) => {
+        // Cancelled, the tmux client is killed before tmux can type (server.ts runMany).
+        await ctx.server.runMany(typing.commands.map((args) => ["send-keys", "-t", input.paneId, ...args]), { signal: extra.signal }).catch((error: unknown) => {
           // tmux 3.2a–3.7c: "can't find pane: %N" (exit 1), before anything is typed.
           if (isPanescopeError(error, "command-failed") && /can't find pane/.test(error.message)) {
             throw new PanescopeError("unknown-pane", `no pane ${input.paneId} on this tmux server: list_panes shows the panes there are`);
