@@ -78,3 +78,25 @@ export function rowObject(term: XTerminal, y: number): unknown {
   const ybase = buffer?.ybase;
   return typeof ybase === "number" && typeof lines?.get === "function" ? lines.get(ybase + y) : undefined;
 }
+
+/** One xterm buffer's tab stops (`Buffer.tabs`: column → true) and its cursor column. */
+export interface TabBuffer {
+  tabs: Record<number, boolean>;
+  x: number;
+}
+
+/**
+ * xterm's two buffers, for their tab stops (`_core.buffers`: a BufferSet, whose reset() makes new
+ * buffers, so look them up each time), and its reset of both to every 8 columns. Undefined when
+ * they cannot be read (another xterm).
+ */
+export function tabBuffers(term: XTerminal): { normal: TabBuffer; alt: TabBuffer; reset(): void } | undefined {
+  const set = (term as unknown as { _core?: { buffers?: { normal?: Partial<TabBuffer>; alt?: Partial<TabBuffer>; setupTabStops?: (cols?: number) => void } } })._core?.buffers;
+  const { normal, alt } = set ?? {};
+  if (!set || typeof set.setupTabStops !== "function" || !isTabBuffer(normal) || !isTabBuffer(alt)) return undefined;
+  return { normal, alt, reset: () => set.setupTabStops?.() };
+}
+
+function isTabBuffer(buffer: Partial<TabBuffer> | undefined): buffer is TabBuffer {
+  return typeof buffer?.tabs === "object" && buffer.tabs !== null && typeof buffer.x === "number";
+}

@@ -105,12 +105,13 @@ export class Hub {
   }
 
   /** Panes watched now, and whether each streams (for diagnostics and tests). */
-  get watching(): { paneId: string; streaming: boolean; closed: boolean; heals: number }[] {
+  get watching(): { paneId: string; streaming: boolean; closed: boolean; heals: number; audits: number }[] {
     return [...this.started].map(([paneId, entry]) => ({
       paneId,
       streaming: entry.watch instanceof PaneWatch,
       closed: entry.watch.observer.closed,
       heals: entry.watch.observer.healCount,
+      audits: entry.watch instanceof PaneWatch ? entry.watch.auditor.stats.audits : 0,
     }));
   }
 
