@@ -9,7 +9,7 @@ import { lineStyles, lineToAnsi } from "./style.js";
 import type { WidthPolicy } from "./width-policy.js";
 import { looksPlain, planFloodSkip } from "./flood-skip.js";
 import { atRest, lastParseRows, rowObject, syncWriter, type SyncWriter } from "./xterm-internals.js";
-import { shareTabStops, type SharedTabStops } from "./tab-stops.js";
+import { shareModes, type SharedModes } from "./shared-modes.js";
 
 const { Terminal } = xtermHeadless;
 
@@ -113,7 +113,7 @@ export class Screen implements Feedable {
   /** ScreenOptions.onScroll, called only while `parsingWrite`. */
   private readonly onScrolled: ((top: number) => void) | undefined;
   private parsingWrite = false;
-  private readonly tabStops: SharedTabStops;
+  private readonly shared: SharedModes;
 
   constructor(options: ScreenOptions) {
     this.onFailure = options.onFailure;
@@ -158,7 +158,7 @@ export class Screen implements Feedable {
       this.historyCleared();
       return false;
     });
-    this.tabStops = shareTabStops(this.term);
+    this.shared = shareModes(this.term);
     this.placeMarker();
   }
 
@@ -343,7 +343,7 @@ export class Screen implements Feedable {
       this.fail(error);
       return;
     }
-    if (widthChanged) this.tabStops.widthChanged();
+    if (widthChanged) this.shared.widthChanged();
     // Reflow moves the marker both ways without trimming anything: reading it now would count
     // re-wrapped lines as trimmed (or un-trimmed: `top` went to -4 and reads reported a false
     // "overflow" replaying golden/streams/shell-resize.ctl). Keep the count; anchor a fresh marker.

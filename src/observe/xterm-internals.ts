@@ -79,24 +79,26 @@ export function rowObject(term: XTerminal, y: number): unknown {
   return typeof ybase === "number" && typeof lines?.get === "function" ? lines.get(ybase + y) : undefined;
 }
 
-/** One xterm buffer's tab stops (`Buffer.tabs`: column → true) and its cursor column. */
-export interface TabBuffer {
+/** One xterm buffer's tab stops (`Buffer.tabs`: column → true), cursor column and scroll region. */
+export interface BufferState {
   tabs: Record<number, boolean>;
   x: number;
+  scrollTop: number;
+  scrollBottom: number;
 }
 
 /**
- * xterm's two buffers, for their tab stops (`_core.buffers`: a BufferSet, whose reset() makes new
+ * xterm's two buffers, for their tab stops and scroll regions (`_core.buffers`: a BufferSet, whose reset() makes new
  * buffers, so look them up each time), and its reset of both to every 8 columns. Undefined when
  * they cannot be read (another xterm).
  */
-export function tabBuffers(term: XTerminal): { normal: TabBuffer; alt: TabBuffer; reset(): void } | undefined {
-  const set = (term as unknown as { _core?: { buffers?: { normal?: Partial<TabBuffer>; alt?: Partial<TabBuffer>; setupTabStops?: (cols?: number) => void } } })._core?.buffers;
+export function bothBuffers(term: XTerminal): { normal: BufferState; alt: BufferState; reset(): void } | undefined {
+  const set = (term as unknown as { _core?: { buffers?: { normal?: Partial<BufferState>; alt?: Partial<BufferState>; setupTabStops?: (cols?: number) => void } } })._core?.buffers;
   const { normal, alt } = set ?? {};
-  if (!set || typeof set.setupTabStops !== "function" || !isTabBuffer(normal) || !isTabBuffer(alt)) return undefined;
+  if (!set || typeof set.setupTabStops !== "function" || !isBufferState(normal) || !isBufferState(alt)) return undefined;
   return { normal, alt, reset: () => set.setupTabStops?.() };
 }
 
-function isTabBuffer(buffer: Partial<TabBuffer> | undefined): buffer is TabBuffer {
-  return typeof buffer?.tabs === "object" && buffer.tabs !== null && typeof buffer.x === "number";
+function isBufferState(buffer: Partial<BufferState> | undefined): buffer is BufferState {
+  return typeof buffer?.tabs === "object" && buffer.tabs !== null && typeof buffer.x === "number" && typeof buffer.scrollTop === "number" && typeof buffer.scrollBottom === "number";
 }

@@ -56,6 +56,12 @@ export const MODE_CASES: Record<string, ModeCase> = {
     before: `${dots(3)}${CSI}3g${CSI}1;5H${ESC}H${CSI}1;13H${ESC}H${CSI}?1049h${dots(3)}${CSI}3;1H`,
     after: "\ra\tb\tc",
   },
+  "a scroll region set in the alternate screen, then the alternate screen left": {
+    before: `${CSI}?1049h${CSI}2;4r`,
+    after: `${CSI}?1049l${CSI}4;1Ha\nb\nc\nd`,
+  },
+  "a scroll region set in the alternate screen after the watch began, then left": { before: "", after: `${CSI}?1049h${CSI}2;4r${CSI}?1049l${CSI}4;1Ha\nb\nc\nd` },
+  "tab stops set after the watch began, then the alternate screen": { before: "", after: `${CSI}3g${CSI}5G${ESC}H${CSI}?1049h${dots(2)}\ra\tb` },
   "the alternate screen left after the watch began": { before: `normal${CSI}2;3H${CSI}?1049hin alt`, after: `${CSI}?1049lX` },
   "a full last column (the next character wraps)": { before: `${"x".repeat(40)}`, after: "Y" },
   // tmux 3.6+ turns a tab over blank cells into one tab cell, captured as "\t".
@@ -89,7 +95,9 @@ function paneCommand(c: ModeCase): string {
   dirs.push(dir);
   writeFileSync(join(dir, "before"), `${c.before}${ESC}]2;before-done\x07`);
   writeFileSync(join(dir, "after"), `${c.after}${ESC}]2;after-done\x07`);
-  return `cd ${dir} && cat before && tmux wait-for go && cat after && exec sleep 600`;
+  // `start` once the pane has its size: tmux 3.2 starts a session at 80x23 and the fixture resizes it,
+  // which moves a saved cursor tmux keeps for the alternate screen.
+  return `cd ${dir} && tmux wait-for start && cat before && tmux wait-for go && cat after && exec sleep 600`;
 }
 
 async function title(test: TestServer, pane: string): Promise<string> {
@@ -141,6 +149,7 @@ interface Watched {
 async function watchAcross(c: ModeCase): Promise<Watched> {
   const test = await startServer({ cols: c.cols ?? 40, rows: c.rows ?? 8, command: paneCommand(c) });
   const [pane = ""] = await test.run(["display-message", "-p", "-t", test.session, "#{pane_id}"]);
+  await test.run(["wait-for", "-S", "start"]);
   await waitFor(async () => (await title(test, pane)) === "before-done", 5000, "the program to set its modes");
   const hub = new Hub({ server: test.server, key: randomBytes(32) });
   hubs.push(hub);

@@ -1,0 +1,60 @@
+// What tmux keeps once per pane and xterm once per buffer. Tab stops: one set, shared by the normal
+// and alternate screens, reset to every 8 columns when the width changes (screen.c, 3.2a–3.7c);
+// xterm keeps a set per buffer and extends it on a resize. The scroll region: one, which the
+// alternate screen neither saves nor restores; xterm keeps one per buffer. A program that set
+// either and then switched screens (or was resized) drew elsewhere in the replica than in tmux.
+import type { Terminal } from "@xterm/headless";
+import { bothBuffers } from "./xterm-internals.js";
+
+export interface SharedModes {
+  /** The pane's width changed: every stop back to every 8 columns, as tmux does. */
+  widthChanged(): void;
+}
+
+/**
+ * Makes HTS (ESC H) and TBC (CSI g) act on both buffers, and a buffer switch carry the scroll region
+ * over; xterm's own handling where its buffers cannot be read.
+ */
+export function shareModes(term: Terminal): SharedModes {
+  // Leaving the alternate screen, xterm clears the alternate buffer (its region too) before it says
+  // so: note the region as the switch begins.
+  let leaving: { scrollTop: number; scrollBottom: number } | undefined;
+  term.parser.registerCsiHandler({ prefix: "?", final: "l" }, (params) => {
+    const alt = bothBuffers(term)?.alt;
+    if (alt && term.buffer.active.type === "alternate" && params.some((p) => p === 47 || p === 1047 || p === 1049)) {
+      leaving = { scrollTop: alt.scrollTop, scrollBottom: alt.scrollBottom };
+    }
+    return false;
+  });
+  term.buffer.onBufferChange(() => {
+    const buffers = bothBuffers(term);
+    if (!buffers) return;
+    const toAlt = term.buffer.active.type === "alternate";
+    const from = toAlt ? buffers.normal : leaving;
+    const to = toAlt ? buffers.alt : buffers.normal;
+    leaving = undefined;
+    if (!from) return;
+    to.scrollTop = from.scrollTop;
+    to.scrollBottom = from.scrollBottom;
+  });
+  term.parser.registerEscHandler({ final: "H" }, () => {
+    const buffers = bothBuffers(term);
+    if (!buffers) return false;
+    const x = term.buffer.active.cursorX;
+    // tmux sets a stop only under the cursor within the line (input.c: cx < screen width).
+    if (x < term.cols) for (const buffer of [buffers.normal, buffers.alt]) buffer.tabs[x] = true;
+    return true;
+  });
+  term.parser.registerCsiHandler({ final: "g" }, (params) => {
+    const buffers = bothBuffers(term);
+    const mode = params[0] ?? 0;
+    if (!buffers || (mode !== 0 && mode !== 3)) return false;
+    const x = term.buffer.active.cursorX;
+    for (const buffer of [buffers.normal, buffers.alt]) {
+      if (mode === 3) buffer.tabs = {};
+      else delete buffer.tabs[x];
+    }
+    return true;
+  });
+  return { widthChanged: () => bothBuffers(term)?.reset() };
+}

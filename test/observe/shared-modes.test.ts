@@ -1,0 +1,31 @@
+// Tab stops and the scroll region as tmux keeps them: once per pane, not once per xterm buffer.
+import { describe, expect, it } from "vitest";
+import { Screen } from "../../src/observe/screen.js";
+
+async function drawn(cols: number, rows: number, ...writes: Array<string | [number, number]>): Promise<string[]> {
+  const screen = new Screen({ cols, rows });
+  for (const write of writes) {
+    if (typeof write === "string") screen.write(write);
+    else screen.resize(...write);
+  }
+  await screen.flush();
+  const out = screen.visibleRows();
+  screen.dispose();
+  return out;
+}
+
+describe("shared modes", () => {
+  it("tab stops set in the normal screen hold in the alternate screen, and back", async () => {
+    expect(await drawn(20, 2, "\x1b[3g\x1b[5G\x1bH\r\x1b[?1049ha\tb")).toEqual(["a   b", ""]);
+    expect(await drawn(20, 2, "\x1b[?1049h\x1b[3g\x1b[5G\x1bH\x1b[?1049l\ra\tb")).toEqual(["a   b", ""]);
+  });
+
+  it("a width change resets the stops to every 8 columns, as tmux does; a height change keeps them", async () => {
+    expect(await drawn(20, 2, "\x1b[3g\x1b[5G\x1bH", [30, 2], "\ra\tb")).toEqual(["a       b", ""]);
+    expect(await drawn(20, 2, "\x1b[3g\x1b[5G\x1bH", [20, 3], "\ra\tb")).toEqual(["a   b", "", ""]);
+  });
+
+  it("a scroll region set in the alternate screen still holds after leaving it", async () => {
+    expect(await drawn(10, 5, "\x1b[?1049h\x1b[2;3r\x1b[?1049l\x1b[3;1Ha\r\nb\r\nc")).toEqual(["", "b", "c", "", ""]);
+  });
+});
