@@ -97,8 +97,11 @@ export function seedBytes(state: PaneState): string {
   out += paint(fitScreen(state.lines, state.rows));
   const visible = fitScreen(state.alternate ? state.alternate.lines : state.lines, state.rows).slice(-state.rows);
   if (state.alternate) {
-    out += cup(state.alternate.savedX, state.alternate.savedY);
-    out += `${ESC}[?1049h${tabs}${ESC}[H`;
+    // Entered with 1047 (no cursor saved: tmux reports UINT_MAX), leaving with 1049 keeps the cursor.
+    const { savedX, savedY } = state.alternate;
+    const saved = savedX <= state.cols && savedY < state.rows;
+    out += saved ? `${cup(savedX, savedY)}${ESC}[?1049h` : `${ESC}[?1047h`;
+    out += `${tabs}${ESC}[H`;
     out += paint(visible);
   }
   out += `\x0f${ESC})B${ESC}[?7h`;

@@ -3,6 +3,7 @@
 // xterm keeps a set per buffer and extends it on a resize. The scroll region: one, which the
 // alternate screen neither saves nor restores; xterm keeps one per buffer. A program that set
 // either and then switched screens (or was resized) drew elsewhere in the replica than in tmux.
+// And the cursor saved by entering the alternate screen: see below.
 import type { Terminal } from "@xterm/headless";
 import { bothBuffers } from "./xterm-internals.js";
 
@@ -12,17 +13,32 @@ export interface SharedModes {
 }
 
 /**
- * Makes HTS (ESC H) and TBC (CSI g) act on both buffers, and a buffer switch carry the scroll region
- * over; xterm's own handling where its buffers cannot be read.
+ * Makes HTS (ESC H) and TBC (CSI g) act on both buffers, a buffer switch carry the scroll region
+ * over, and leaving with 1049 keep the cursor when no 1049 saved one; xterm's own handling where
+ * its buffers cannot be read.
  */
 export function shareModes(term: Terminal): SharedModes {
+  // tmux restores the cursor on leaving with 1049 only once a 1049 entry saved one (saved_cx starts
+  // UINT_MAX, alternate_saved_x reports it); xterm always restores its saved-cursor slot.
+  let cursorSaved = false;
+  term.parser.registerCsiHandler({ prefix: "?", final: "h" }, (params) => {
+    if (params.includes(1049) && term.buffer.active.type === "normal") cursorSaved = true;
+    return false;
+  });
   // Leaving the alternate screen, xterm clears the alternate buffer (its region too) before it says
   // so: note the region as the switch begins.
   let leaving: { scrollTop: number; scrollBottom: number } | undefined;
   term.parser.registerCsiHandler({ prefix: "?", final: "l" }, (params) => {
-    const alt = bothBuffers(term)?.alt;
-    if (alt && term.buffer.active.type === "alternate" && params.some((p) => p === 47 || p === 1047 || p === 1049)) {
-      leaving = { scrollTop: alt.scrollTop, scrollBottom: alt.scrollBottom };
+    const buffers = bothBuffers(term);
+    if (!buffers) return false;
+    const active = term.buffer.active.type === "alternate" ? buffers.alt : buffers.normal;
+    if (active === buffers.alt && params.some((p) => p === 47 || p === 1047 || p === 1049)) {
+      leaving = { scrollTop: active.scrollTop, scrollBottom: active.scrollBottom };
+    }
+    if (params.includes(1049) && !cursorSaved) {
+      // Restoring "where the cursor is" leaves it there, as tmux does.
+      buffers.normal.savedX = active.x;
+      buffers.normal.savedY = active.y;
     }
     return false;
   });

@@ -79,10 +79,13 @@ export function rowObject(term: XTerminal, y: number): unknown {
   return typeof ybase === "number" && typeof lines?.get === "function" ? lines.get(ybase + y) : undefined;
 }
 
-/** One xterm buffer's tab stops (`Buffer.tabs`: column → true), cursor column and scroll region. */
+/** One xterm buffer's tab stops (`Buffer.tabs`: column → true), cursor, saved cursor and scroll region. */
 export interface BufferState {
   tabs: Record<number, boolean>;
   x: number;
+  y: number;
+  savedX: number;
+  savedY: number;
   scrollTop: number;
   scrollBottom: number;
 }
@@ -100,5 +103,5 @@ export function bothBuffers(term: XTerminal): { normal: BufferState; alt: Buffer
 }
 
 function isBufferState(buffer: Partial<BufferState> | undefined): buffer is BufferState {
-  return typeof buffer?.tabs === "object" && buffer.tabs !== null && typeof buffer.x === "number" && typeof buffer.scrollTop === "number" && typeof buffer.scrollBottom === "number";
+  return typeof buffer?.tabs === "object" && buffer.tabs !== null && typeof buffer.x === "number" && typeof buffer.y === "number" && typeof buffer.savedX === "number" && typeof buffer.savedY === "number" && typeof buffer.scrollTop === "number" && typeof buffer.scrollBottom === "number";
 }

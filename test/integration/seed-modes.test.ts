@@ -63,6 +63,12 @@ export const MODE_CASES: Record<string, ModeCase> = {
   "a scroll region set in the alternate screen after the watch began, then left": { before: "", after: `${CSI}?1049h${CSI}2;4r${CSI}?1049l${CSI}4;1Ha\nb\nc\nd` },
   "tab stops set after the watch began, then the alternate screen": { before: "", after: `${CSI}3g${CSI}5G${ESC}H${CSI}?1049h${dots(2)}\ra\tb` },
   "the alternate screen left after the watch began": { before: `normal${CSI}2;3H${CSI}?1049hin alt`, after: `${CSI}?1049lX` },
+  // tmux restores no cursor on 1049l when none was saved (alternate_saved_x is UINT_MAX); xterm restores its saved slot.
+  "the alternate screen entered without saving the cursor (1047), left with 1049": {
+    before: `normal${CSI}2;3H${CSI}?1047hin alt${CSI}5;5H`,
+    after: `${CSI}?1049lX`,
+  },
+  "the alternate screen entered with 1047 after the watch began, left with 1049": { before: `normal${CSI}2;3H`, after: `${CSI}?1047hin alt${CSI}5;5H${CSI}?1049lX` },
   "a full last column (the next character wraps)": { before: `${"x".repeat(40)}`, after: "Y" },
   // tmux 3.6+ turns a tab over blank cells into one tab cell, captured as "\t".
   "tabs over blank cells before the watch, with stops the program set": {
@@ -82,11 +88,6 @@ export const LIMIT_CASES: Record<string, ModeCase> = {
   "the saved cursor (DECSC)": { before: `${CSI}3;5H${ESC}7${CSI}1;1H`, after: `${ESC}8X` },
   "the G0 character set (DEC line drawing)": { before: `${ESC}(0`, after: "lqqk" },
   "the G1 character set, shifted in (SO)": { before: `${ESC})0\x0e`, after: "lqqk" },
-  // tmux restores no cursor on 1049l when none was saved (alternate_saved_x is UINT_MAX); xterm restores its DECSC slot.
-  "the alternate screen entered without saving the cursor (1047), left with 1049": {
-    before: `normal${CSI}2;3H${CSI}?1047hin alt${CSI}5;5H`,
-    after: `${CSI}?1049lX`,
-  },
 };
 
 /** The pane's program: `before`, then (when the watch has begun) `after`; each ends by setting the title. */
@@ -189,9 +190,13 @@ describe("modes set before the first read", () => {
 describe("what tmux does not report", () => {
   for (const [name, c] of Object.entries(LIMIT_CASES)) {
     it(`${name}: drawn differently at first, one heal makes the replica tmux's`, { timeout: 30_000 }, async () => {
-      const { test, pane, hub, ours, tmux, watched } = await watchAcross(c);
-      // If this starts to agree, the mode became recoverable: move the case to MODE_CASES.
-      expect(ours).not.toEqual(tmux);
+      const { test, pane, hub, ours, tmux, watched, audits } = await watchAcross(c);
+      if (JSON.stringify(ours) === JSON.stringify(tmux)) {
+        // tmux 3.2a draws SO with G1 set to line drawing as plain letters, as the replica does.
+        await waitFor(() => watched().audits > audits, 10_000, "an audit after the output");
+        expect(watched().heals).toBe(0);
+        return;
+      }
       await waitFor(() => watched().heals > 0, 10_000, "a heal");
       const healed = await (await hub.observer(pane)).screenText();
       expect({ rows: healed.rows, cursor: `${healed.screen.cursorX},${healed.screen.cursorY}` }).toEqual(await tmuxView(test, pane));

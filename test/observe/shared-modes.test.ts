@@ -28,4 +28,9 @@ describe("shared modes", () => {
   it("a scroll region set in the alternate screen still holds after leaving it", async () => {
     expect(await drawn(10, 5, "\x1b[?1049h\x1b[2;3r\x1b[?1049l\x1b[3;1Ha\r\nb\r\nc")).toEqual(["", "b", "c", "", ""]);
   });
+
+  it("leaving with 1049 an alternate screen entered with 1047 keeps the cursor; entered with 1049, restores it", async () => {
+    expect(await drawn(10, 4, "\x1b[2;3H\x1b[?1047h\x1b[4;5H\x1b[?1049lX")).toEqual(["", "", "", "    X"]);
+    expect(await drawn(10, 4, "\x1b[2;3H\x1b[?1049h\x1b[4;5H\x1b[?1049lX")).toEqual(["", "  X", "", ""]);
+  });
 });
