@@ -3,9 +3,10 @@
 // xterm keeps a set per buffer and extends it on a resize. The scroll region: one, which the
 // alternate screen neither saves nor restores; xterm keeps one per buffer. A program that set
 // either and then switched screens (or was resized) drew elsewhere in the replica than in tmux.
-// And the cursor saved by entering the alternate screen: see below.
+// And two rules of tmux's own: the cursor saved by entering the alternate screen, and backspace
+// (below).
 import type { Terminal } from "@xterm/headless";
-import { bothBuffers } from "./xterm-internals.js";
+import { afterReset, bothBuffers, reverseWraparound } from "./xterm-internals.js";
 
 export interface SharedModes {
   /** The pane's width changed: every stop back to every 8 columns, as tmux does. */
@@ -23,12 +24,19 @@ export function shareModes(term: Terminal): SharedModes {
   let cursorSaved = false;
   term.parser.registerCsiHandler({ prefix: "?", final: "h" }, (params) => {
     if (params.includes(1049) && term.buffer.active.type === "normal") cursorSaved = true;
-    return false;
+    return params.length === 1 && params[0] === 45;
   });
+  // Backspace at the first column of a wrapped line's continuation goes to the end of the line
+  // above, and from just past the last column to the last column (screen_write_backspace,
+  // 3.2a–3.7c): xterm does both only in reverse-wraparound mode (DECSET 45), which tmux does not
+  // know. Keep it on; a program's DECSET/DECRST 45 alone is ignored, as tmux ignores it.
+  reverseWraparound(term, true);
+  afterReset(term, () => reverseWraparound(term, true));
   // Leaving the alternate screen, xterm clears the alternate buffer (its region too) before it says
   // so: note the region as the switch begins.
   let leaving: { scrollTop: number; scrollBottom: number } | undefined;
   term.parser.registerCsiHandler({ prefix: "?", final: "l" }, (params) => {
+    if (params.length === 1 && params[0] === 45) return true;
     const buffers = bothBuffers(term);
     if (!buffers) return false;
     const active = term.buffer.active.type === "alternate" ? buffers.alt : buffers.normal;

@@ -69,6 +69,7 @@ export const MODE_CASES: Record<string, ModeCase> = {
     after: `${CSI}?1049lX`,
   },
   "the alternate screen entered with 1047 after the watch began, left with 1049": { before: `normal${CSI}2;3H`, after: `${CSI}?1047hin alt${CSI}5;5H${CSI}?1049lX` },
+  "backspace at the first column of a wrapped line": { before: "", after: `${"0".repeat(45)}${"\b".repeat(7)}X` },
   "a full last column (the next character wraps)": { before: `${"x".repeat(40)}`, after: "Y" },
   // tmux 3.6+ turns a tab over blank cells into one tab cell, captured as "\t".
   "tabs over blank cells before the watch, with stops the program set": {

@@ -33,4 +33,13 @@ describe("shared modes", () => {
     expect(await drawn(10, 4, "\x1b[2;3H\x1b[?1047h\x1b[4;5H\x1b[?1049lX")).toEqual(["", "", "", "    X"]);
     expect(await drawn(10, 4, "\x1b[2;3H\x1b[?1049h\x1b[4;5H\x1b[?1049lX")).toEqual(["", "  X", "", ""]);
   });
+
+  it("backspace at the first column of a wrapped line goes to the end of the line above, as in tmux, also after a reset", async () => {
+    const wrapped = `${"0".repeat(25)}\b\b\b\b\b\b\bX`;
+    expect(await drawn(20, 3, wrapped)).toEqual(["000000000000000000X0", "00000", ""]);
+    // tmux knows no DECRST 45; RIS resets xterm's modes, not tmux's rule.
+    expect(await drawn(20, 3, `\x1b[?45l\x1bc${wrapped}`)).toEqual(["000000000000000000X0", "00000", ""]);
+    // Just past the last column, backspace goes to the last column.
+    expect(await drawn(20, 2, `${"0".repeat(20)}\bX`)).toEqual(["0000000000000000000X", ""]);
+  });
 });
