@@ -12,6 +12,7 @@ import type { ControlClientOptions } from "../tmux/client.js";
 import { TmuxFormat } from "../tmux/format.js";
 import type { SessionRegistryOptions } from "../tmux/sessions.js";
 import { validatePaneId, type TmuxServer } from "../tmux/server.js";
+import type { AuditStats } from "./audit.js";
 import { inSession, locate } from "./follow.js";
 import { Liveness } from "./liveness.js";
 import { PaneWatch } from "./pane-watch.js";
@@ -105,14 +106,19 @@ export class Hub {
   }
 
   /** Panes watched now, and whether each streams (for diagnostics and tests). */
-  get watching(): { paneId: string; streaming: boolean; closed: boolean; heals: number; audits: number }[] {
+  get watching(): { paneId: string; streaming: boolean; closed: boolean; heals: number }[] {
     return [...this.started].map(([paneId, entry]) => ({
       paneId,
       streaming: entry.watch instanceof PaneWatch,
       closed: entry.watch.observer.closed,
       heals: entry.watch.observer.healCount,
-      audits: entry.watch instanceof PaneWatch ? entry.watch.auditor.stats.audits : 0,
     }));
+  }
+
+  /** The replica audit's counts for a streamed pane (tests and diagnostics); undefined when not streamed. */
+  auditStats(paneId: string): Readonly<AuditStats> | undefined {
+    const watch = this.started.get(paneId)?.watch;
+    return watch instanceof PaneWatch ? watch.auditor.stats : undefined;
   }
 
   /** The pane a read is about: the cursor's, else the one named, else tmux's active pane. */

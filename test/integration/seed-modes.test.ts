@@ -157,7 +157,10 @@ async function watchAcross(c: ModeCase): Promise<Watched> {
   hubs.push(hub);
   await hub.capture({ paneId: pane });
   const observer = await hub.observer(pane);
-  const watched = (): { heals: number; audits: number } => hub.watching.find((w) => w.paneId === pane) ?? { heals: -1, audits: -1 };
+  const watched = (): { heals: number; audits: number } => ({
+    heals: hub.watching.find((w) => w.paneId === pane)?.heals ?? -1,
+    audits: hub.auditStats(pane)?.audits ?? -1,
+  });
   // Audits counted from before the output: the one after it may run before the comparison below.
   const audits = watched().audits;
   await test.run(["wait-for", "-S", "go"]);
