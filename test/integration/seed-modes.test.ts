@@ -78,6 +78,8 @@ export const MODE_CASES: Record<string, ModeCase> = {
   },
   "tabs over blank cells after the watch, with stops the program set": { before: `${CSI}3g${CSI}5G${ESC}H${CSI}13G${ESC}H\r`, after: "a\tb\tc\r\n" },
   "line drawing (DEC graphics) on the screen before the watch": { before: `${ESC}(0lqqk${ESC}(B ok\r\n`, after: "next" },
+  // capture-pane -e marks these cells with SO … SI; the audit once compared those bytes as text and healed every frame.
+  "line drawing printed after the watch began": { before: "", after: `${ESC}(0lqqk${ESC}(B ok\r\n${ESC})0\x0elqk\x0f` },
   "a tab cell moved left by CSI P": { before: "", after: `a\tb\r${CSI}P`, rowsWithTabs: ["       b", "", "", "", "", "", "", ""] },
 };
 
