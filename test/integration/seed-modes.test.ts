@@ -81,6 +81,8 @@ export const MODE_CASES: Record<string, ModeCase> = {
   // capture-pane -e marks these cells with SO … SI; the audit once compared those bytes as text and healed every frame.
   "line drawing printed after the watch began": { before: "", after: `${ESC}(0lqqk${ESC}(B ok\r\n${ESC})0\x0elqk\x0f` },
   "a tab cell moved left by CSI P": { before: "", after: `a\tb\r${CSI}P`, rowsWithTabs: ["       b", "", "", "", "", "", "", ""] },
+  // tmux 3.6+ captures "\tY      c": the tab cell stays, its width no longer says where Y is.
+  "text inserted into a tab cell (CSI @)": { before: "", after: `\tc\r${CSI}2C${CSI}@Y`, rowsWithTabs: ["  Y      c", "", "", "", "", "", "", ""] },
 };
 
 /**
