@@ -9,6 +9,7 @@ import { lineStyles, lineToAnsi } from "./style.js";
 import type { WidthPolicy } from "./width-policy.js";
 import { looksPlain, planFloodSkip } from "./flood-skip.js";
 import { atRest, lastParseRows, rowObject, syncWriter, type SyncWriter } from "./xterm-internals.js";
+import { shareModes, type SharedModes } from "./shared-modes.js";
 
 const { Terminal } = xtermHeadless;
 
@@ -112,6 +113,7 @@ export class Screen implements Feedable {
   /** ScreenOptions.onScroll, called only while `parsingWrite`. */
   private readonly onScrolled: ((top: number) => void) | undefined;
   private parsingWrite = false;
+  private readonly shared: SharedModes;
 
   constructor(options: ScreenOptions) {
     this.onFailure = options.onFailure;
@@ -156,6 +158,7 @@ export class Screen implements Feedable {
       this.historyCleared();
       return false;
     });
+    this.shared = shareModes(this.term);
     this.placeMarker();
   }
 
@@ -189,7 +192,10 @@ export class Screen implements Feedable {
   }
 
   get cursorX(): number {
-    return this.buffers.active.cursorX;
+    // After the last column xterm keeps x = cols; tmux reports that (the next character wraps) only
+    // with autowrap on, else the last column, where the next character goes.
+    const x = this.buffers.active.cursorX;
+    return x >= this.cols && !this.term.modes.wraparoundMode ? this.cols - 1 : x;
   }
 
   get cursorY(): number {
@@ -330,12 +336,14 @@ export class Screen implements Feedable {
     this.changes++;
     this.touched = "all";
     this.followTrim();
+    const widthChanged = cols !== this.cols;
     try {
       this.term.resize(cols, rows);
     } catch (error) {
       this.fail(error);
       return;
     }
+    if (widthChanged) this.shared.widthChanged();
     // Reflow moves the marker both ways without trimming anything: reading it now would count
     // re-wrapped lines as trimmed (or un-trimmed: `top` went to -4 and reads reported a false
     // "overflow" replaying golden/streams/shell-resize.ctl). Keep the count; anchor a fresh marker.

@@ -78,3 +78,51 @@ export function rowObject(term: XTerminal, y: number): unknown {
   const ybase = buffer?.ybase;
   return typeof ybase === "number" && typeof lines?.get === "function" ? lines.get(ybase + y) : undefined;
 }
+
+/** One xterm buffer's tab stops (`Buffer.tabs`: column → true), cursor, saved cursor and scroll region. */
+export interface BufferState {
+  tabs: Record<number, boolean>;
+  x: number;
+  y: number;
+  savedX: number;
+  savedY: number;
+  scrollTop: number;
+  scrollBottom: number;
+}
+
+/**
+ * xterm's two buffers, for their tab stops and scroll regions (`_core.buffers`: a BufferSet, whose reset() makes new
+ * buffers, so look them up each time), and its reset of both to every 8 columns. Undefined when
+ * they cannot be read (another xterm).
+ */
+export function bothBuffers(term: XTerminal): { normal: BufferState; alt: BufferState; reset(): void } | undefined {
+  const set = (term as unknown as { _core?: { buffers?: { normal?: Partial<BufferState>; alt?: Partial<BufferState>; setupTabStops?: (cols?: number) => void } } })._core?.buffers;
+  const { normal, alt } = set ?? {};
+  if (!set || typeof set.setupTabStops !== "function" || !isBufferState(normal) || !isBufferState(alt)) return undefined;
+  return { normal, alt, reset: () => set.setupTabStops?.() };
+}
+
+function isBufferState(buffer: Partial<BufferState> | undefined): buffer is BufferState {
+  return typeof buffer?.tabs === "object" && buffer.tabs !== null && typeof buffer.x === "number" && typeof buffer.y === "number" && typeof buffer.savedX === "number" && typeof buffer.savedY === "number" && typeof buffer.scrollTop === "number" && typeof buffer.scrollBottom === "number";
+}
+
+/**
+ * xterm's reverse-wraparound mode (`_core.coreService.decPrivateModes.reverseWraparound`): read, or
+ * set when `on` is given. Undefined when it cannot be read (another xterm).
+ */
+export function reverseWraparound(term: XTerminal, on?: boolean): boolean | undefined {
+  const modes = (term as unknown as { _core?: { coreService?: { decPrivateModes?: { reverseWraparound?: unknown } } } })._core?.coreService?.decPrivateModes;
+  const now = modes?.reverseWraparound;
+  if (!modes || typeof now !== "boolean") return undefined;
+  if (on !== undefined) modes.reverseWraparound = on;
+  return on ?? now;
+}
+
+/** Calls `listener` after xterm's own reset (RIS) is done (`_core._inputHandler.onRequestReset`); false when it cannot. */
+export function afterReset(term: XTerminal, listener: () => void): boolean {
+  const handler = (term as unknown as { _core?: { _inputHandler?: { onRequestReset?: (listener: () => void) => unknown } } })._core?._inputHandler;
+  if (typeof handler?.onRequestReset !== "function") return false;
+  // xterm's Terminal subscribed when it was made: this listener runs after its reset.
+  handler.onRequestReset(listener);
+  return true;
+}

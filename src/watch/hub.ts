@@ -12,6 +12,7 @@ import type { ControlClientOptions } from "../tmux/client.js";
 import { TmuxFormat } from "../tmux/format.js";
 import type { SessionRegistryOptions } from "../tmux/sessions.js";
 import { validatePaneId, type TmuxServer } from "../tmux/server.js";
+import type { AuditStats } from "./audit.js";
 import { inSession, locate } from "./follow.js";
 import { Liveness } from "./liveness.js";
 import { PaneWatch } from "./pane-watch.js";
@@ -113,6 +114,12 @@ export class Hub {
       closed: entry.watch.observer.closed,
       heals: entry.watch.observer.healCount,
     }));
+  }
+
+  /** The replica audit's counts for a streamed pane (tests and diagnostics); undefined when not streamed. */
+  auditStats(paneId: string): Readonly<AuditStats> | undefined {
+    const watch = this.started.get(paneId)?.watch;
+    return watch instanceof PaneWatch ? watch.auditor.stats : undefined;
   }
 
   /** The pane a read is about: the cursor's, else the one named, else tmux's active pane. */

@@ -3,7 +3,7 @@
 // atomically: nothing the pane prints falls between the capture and the resumed stream.
 import { PanescopeError } from "../errors.js";
 import type { PaneExit } from "../observe/delta.js";
-import type { PaneState } from "../observe/seed.js";
+import type { PaneModes, PaneState } from "../observe/seed.js";
 import { TmuxFormat } from "../tmux/format.js";
 import { STATUS_OPTION } from "../tmux/server.js";
 import { MAX_EMULATED_ROWS } from "../observe/geometry.js";
@@ -40,9 +40,15 @@ export const PROBE = new TmuxFormat({
   cursorVisible: "cursor_flag",
   mouseStandard: "mouse_standard_flag",
   mouseButton: "mouse_button_flag",
-  mouseAny: "mouse_any_flag",
+  // mouse_any_flag is "any mouse mode on"; 1003 (all motion) is mouse_all_flag.
+  mouseAny: "mouse_all_flag",
   mouseSgr: "mouse_sgr_flag",
   mouseUtf8: "mouse_utf8_flag",
+  tabs: "pane_tabs",
+  // Newer formats (empty on versions without them): 3.7+ and 3.6+.
+  bracketedPaste: "bracket_paste_flag",
+  cursorShape: "cursor_shape",
+  cursorBlinking: "cursor_blinking",
 });
 
 const LAST_ROW = String(MAX_EMULATED_ROWS - 1);
@@ -101,6 +107,20 @@ function integer(value: string | undefined, field: string): number {
   return n;
 }
 
+/** #{pane_tabs}: stop columns, comma-separated; empty when the program cleared every stop. */
+function tabStops(value: string): number[] {
+  if (value === "") return [];
+  const stops = value.split(",").map(Number);
+  if (!stops.every((n) => Number.isInteger(n) && n >= 0)) throw new PanescopeError("protocol", `tmux reported pane_tabs=${JSON.stringify(value)}, not columns`);
+  return stops;
+}
+
+/** #{cursor_shape} and #{cursor_blinking} (tmux 3.6+): nothing for the default or an older tmux. */
+function cursorStyle(shape: string, blinking: string): Pick<PaneModes, "cursorStyle"> {
+  if (shape !== "block" && shape !== "underline" && shape !== "bar") return {};
+  return { cursorStyle: { shape, blinking: blinking === "1" } };
+}
+
 /** Reads the replies of probeCommands (saved screen, capture, display). */
 export function parseProbe([saved, capture, display]: string[][]): PaneProbe {
   const f = PROBE.parseOne(display ?? []);
@@ -129,7 +149,10 @@ export function parseProbe([saved, capture, display]: string[][]): PaneProbe {
       keypad: f.keypad === "1",
       cursorVisible: f.cursorVisible !== "0",
       mouse: { standard: f.mouseStandard === "1", button: f.mouseButton === "1", any: f.mouseAny === "1", sgr: f.mouseSgr === "1", utf8: f.mouseUtf8 === "1" },
+      bracketedPaste: f.bracketedPaste === "1",
+      ...cursorStyle(f.cursorShape, f.cursorBlinking),
     },
+    tabs: tabStops(f.tabs),
   };
   if (alternate) {
     state.alternate = {

@@ -39,6 +39,21 @@ describe("seedBytes", () => {
     expect(screen.visibleRows()).toEqual(["hi world"]);
   });
 
+  it("tab stops the program set: tabs painted and printed go to them, in the alternate screen too", async () => {
+    const tabs = [3, 6];
+    const screen = await seeded({ cols: 12, rows: 2, lines: ["a\tb\tc", ""], cursorX: 0, cursorY: 1, tabs }, "x\ty\tz");
+    expect(screen.visibleRows()).toEqual(["a  b  c", "x  y  z"]);
+    const alt = await seeded({ cols: 12, rows: 2, lines: ["", ""], cursorX: 0, cursorY: 0, tabs, alternate: { lines: ["", ""], savedX: 0, savedY: 0 } }, "x\ty\tz");
+    expect(alt.visibleRows()).toEqual(["x  y  z", ""]);
+    const none = await seeded({ cols: 12, rows: 1, lines: [""], cursorX: 0, cursorY: 0, tabs: [] }, "x\ty");
+    expect(none.visibleRows()).toEqual(["x          y"]);
+  });
+
+  it("a cursor just past the last column (tmux reports cursor_x = width): the next character wraps", async () => {
+    const screen = await seeded({ cols: 5, rows: 2, lines: ["abcde", ""], cursorX: 5, cursorY: 0, modes: { insert: true } }, "X");
+    expect(screen.visibleRows()).toEqual(["abcde", "X"]);
+  });
+
   it("with default modes nothing is added: painting and the cursor as before", async () => {
     const state = { cols: 10, rows: 2, lines: ["a", "b"], cursorX: 1, cursorY: 1 };
     expect(seedBytes(state)).toBe(seedBytes({ ...state, modes: {} }));

@@ -31,6 +31,18 @@ describe("probe", () => {
     expect(probe.state.alternate).toEqual({ lines: ["~", "~"], savedX: 5, savedY: 1 });
   });
 
+  it("reads the modes tmux reports: tab stops, all-motion mouse (not 'any mouse mode'), bracketed paste, cursor style", () => {
+    const line = display({ pane_id: "%4", pane_width: "20", pane_height: "1", pane_tabs: "4,12", mouse_any_flag: "1", mouse_standard_flag: "1", bracket_paste_flag: "1", cursor_shape: "bar", cursor_blinking: "0" });
+    const { state } = parseProbe([[""], [""], [line]]);
+    expect(state.tabs).toEqual([4, 12]);
+    expect(state.modes).toMatchObject({ mouse: { standard: true, any: false }, bracketedPaste: true, cursorStyle: { shape: "bar", blinking: false } });
+    // Every stop cleared (TBC 3) is an empty list; an older tmux prints nothing for the newer formats.
+    const older = parseProbe([[""], [""], [display({ pane_id: "%4", pane_width: "20", pane_height: "1", pane_tabs: "", cursor_shape: "" })]]).state;
+    expect(older.tabs).toEqual([]);
+    expect(older.modes?.cursorStyle).toBeUndefined();
+    expect(() => parseProbe([[""], [""], [display({ pane_id: "%4", pane_tabs: "4,x" })]])).toThrow(/pane_tabs/);
+  });
+
   it("a garbled display line is a protocol error, not a wrong screen", () => {
     expect(() => parseProbe([[], [], ["%4 x"]])).toThrow(/where a record was expected/);
     expect(() => parseProbe([[], [], [display({ pane_id: "%4", cursor_x: "x" })]])).toThrow(/not a number/);
