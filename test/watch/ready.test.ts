@@ -15,6 +15,8 @@ interface Proc {
   wchan: string;
   fds?: Record<string, string>;
   syscall?: string;
+  /** Given on any process: the kernel lists children (/proc/PID/task/TID/children) for all. */
+  children?: number[];
 }
 
 /** /proc with these processes, all on pts/3, whose foreground group is `foreground`. */
@@ -26,6 +28,10 @@ function fakeProc(foreground: number, procs: Proc[]): ProcFiles {
     files.set(`/proc/${p.pid}/wchan`, p.wchan);
     if (p.syscall !== undefined) files.set(`/proc/${p.pid}/syscall`, p.syscall);
     for (const [fd, target] of Object.entries(p.fds ?? { 0: TTY })) links.set(`/proc/${p.pid}/fd/${fd}`, target);
+    if (procs.some((q) => q.children)) {
+      files.set(`/proc/${p.pid}/task/${p.pid}/children`, (p.children ?? []).map((c) => `${c} `).join(""));
+      links.set(`/proc/${p.pid}/task/${p.pid}`, "");
+    }
   }
   return {
     read: (path) => files.get(path),
@@ -64,6 +70,12 @@ describe.runIf(process.platform === "linux")("readiness from /proc", () => {
     expect(readiness(ids, fakeProc(10, [shell({ wchan: "wait_woken", fds: { 0: TTY, 5: "pipe:[7]" }, syscall: "0 0x5 0x7ff 0x1" })])).ready).toBe(process.arch === "x64" ? false : true);
     expect(readiness(ids, fakeProc(10, [shell({ wchan: "wait_woken", syscall: "0 0x0 0x7ff 0x1" })])).ready).toBe(true);
     expect(readiness(ids, fakeProc(10, [shell({ syscall: "270 0x0 0x0 0x0" })])).ready).toBe(process.arch === "x64" ? false : true);
+  });
+
+  it("where the kernel lists children, only the pane's process tree is looked at", () => {
+    const procs = [shell({ wchan: "do_wait", children: [11] }), { pid: 11, comm: "python3", state: "S", pgrp: 11, wchan: "poll_schedule_timeout" }, { pid: 99, comm: "elsewhere", state: "R", pgrp: 11, wchan: "0" }];
+    expect(readiness(ids, fakeProc(11, procs))).toMatchObject({ ready: true, detail: `python3 (pid 11, S in poll_schedule_timeout) is waiting for input on ${TTY}` });
+    expect(readiness(ids, fakeProc(11, procs.map((p) => ({ ...p, children: undefined }))))).toMatchObject({ ready: false, detail: "elsewhere (pid 99, R) is running" });
   });
 
   it("says it cannot tell when the pane's process cannot be read", () => {
