@@ -58,7 +58,8 @@ describe("the end of a pane panescope opened cannot be forged", () => {
     await test.run(["respawn-pane", "-k", "-t", paneId, "sh"]);
     await test.run(["send-keys", "-t", paneId, "-l", "echo alive-$((6*7))\n"]);
     // In tmux first: until then a read of the ended pane answers at once, and would be read in a loop.
-    await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", paneId])).includes("alive-42"), 15_000, "the new shell's output");
+    // (Typed before the shell prompts, the output shares a line with the prompt: "# alive-42".)
+    await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", paneId])).some((row) => row.includes("alive-42")), 15_000, "the new shell's output");
     const [after] = (await mcp.captureUntil(before, (d) => texts(d).some((t) => t.includes("alive-42")))).slice(-1) as [Capture];
     expect(after.closed).not.toBe(true);
     expect(await listed(mcp, paneId)).toMatchObject({ dead: false, opened: false });

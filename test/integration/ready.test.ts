@@ -3,6 +3,8 @@
 // plain sleep never do. Every step awaits a condition; nothing waits for time to pass.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { paneCommand } from "../../src/mcp/pane-command.js";
+import { openedPane } from "../../src/watch/opened-pane.js";
 import { paneReadiness, type Readiness } from "../../src/watch/ready.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";
 
@@ -61,5 +63,16 @@ describe.runIf(process.platform === "linux")("ready: the foreground program is b
     const slept = await until(test, sleeping, (r) => /sleep/.test(r.detail), "asleep");
     expect(slept).toMatchObject({ ready: false, evidence: "proc" });
     expect(slept.detail).toMatch(/sleep \(pid \d+, S in hrtimer_nanosleep\): not reading/);
+  });
+
+  it("a pane panescope opened whose program ended is held, not ready", { timeout: 60_000 }, async () => {
+    const test = await startServer();
+    const launch = paneCommand("exit 4", "/bin/sh", "tmux");
+    const [found = ""] = await test.run(["new-window", "-d", "-P", "-F", "#{pane_id} #{pane_pid}", "-t", "main:", "--", ...launch.argv]);
+    const [paneId = "", pid = ""] = found.split(" ");
+    await test.run(["wait-for", "-S", launch.gate]);
+    await waitFor(() => openedPane(Number(pid))?.ended === 4, 15_000, "the held wrapper");
+    const held = await until(test, paneId, (r) => r.evidence === "proc", "a look");
+    expect(held).toMatchObject({ ready: false, evidence: "proc" });
   });
 });
