@@ -50,7 +50,10 @@ export interface PaneTtyIds {
 
 const IDS = new TmuxFormat({ paneId: "pane_id", panePid: "pane_pid", paneTty: "pane_tty" });
 
-/** Asks tmux for the pane's process and tty, then judges from /proc. */
+/**
+ * Asks tmux for the pane's process and tty, then judges from /proc. Rejects as a tmux command does
+ * (no server; an unknown pane on tmux 3.4+, where 3.3a prints nothing and this answers unknown).
+ */
 export async function paneReadiness(server: TmuxServer, paneId: string, files: ProcFiles = procFiles): Promise<Readiness> {
   if (files === procFiles && process.platform !== "linux") return noProc();
   const found = await server.display(paneId, IDS);
