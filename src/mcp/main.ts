@@ -1,6 +1,6 @@
 // `panescope [mcp]`: the stdio MCP server. stdout is the protocol, so every log line goes to stderr;
 // the first one names the tmux server and the mode. Resolves when the client closes stdin.
-import { isPanescopeError, PanescopeError, messageOf } from "../errors.js";
+import { isPanescopeError, messageOf } from "../errors.js";
 import type { McpOptions } from "../options.js";
 import { TmuxServer, type TmuxServerOptions } from "../tmux/server.js";
 import { version } from "../version.js";
@@ -21,18 +21,18 @@ export async function main(options: McpOptions): Promise<number> {
   // The hub's lines name panescope already ("panescope: following %3: …").
   const hubWarn = (line: string): void => void process.stderr.write(`${line}\n`);
   const server = new TmuxServer(options.server);
-  // An old tmux is refused now; a missing one is not: tools say so, and work once it is installed.
+  // Neither an old nor a missing tmux stops the server: every tool says what to install (an exit
+  // here reaches an MCP client only as "Connection closed"). The reason goes to stderr too.
   const tmux = await server.requireSupported().then(
     (found) => `tmux ${found.label}`,
     (error: unknown) => {
-      if (isPanescopeError(error, "tmux-unsupported")) return error;
+      if (isPanescopeError(error, "tmux-unsupported")) {
+        log(error.message);
+        return "tmux unsupported (every tool answers tmux-unsupported)";
+      }
       return `tmux unknown (${messageOf(error)})`;
     },
   );
-  if (tmux instanceof PanescopeError) {
-    log(tmux.message);
-    return 2;
-  }
   process.stderr.write(
     `panescope ${version}: MCP on stdio, tmux server ${describeServer(options.server)}, ${options.readOnly ? "read-only" : "read-write"}, wait cap ${options.maxWaitMs} ms, ${tmux}\n`,
   );

@@ -1,7 +1,8 @@
 // Small tmux questions the input and manage tools ask about one pane, and the argv escaping they need.
 import { PanescopeError } from "../errors.js";
 import { TmuxFormat } from "../tmux/format.js";
-import { STATUS_OPTION, type TmuxServer } from "../tmux/server.js";
+import type { TmuxServer } from "../tmux/server.js";
+import { openedPane } from "../watch/opened-pane.js";
 import type { ToolContext } from "./context.js";
 import { isOwnPane } from "./own-pane.js";
 
@@ -11,16 +12,19 @@ export interface PaneFacts {
   /** Its program has ended (a dead pane under remain-on-exit, or a held pane panescope opened). */
   dead: boolean;
   exitStatus?: number;
+  /** Its process is panescope's wrapper (opened by open_pane, in this panescope or an earlier one). */
+  opened: boolean;
 }
 
 /** The pane's process and state, or undefined if the server has no such pane. */
 export async function paneFacts(server: TmuxServer, paneId: string): Promise<PaneFacts | undefined> {
   // tmux 3.3a: `display -p -t %999` prints an empty line and exits 0 when the pane does not exist.
-  const found = await server.display(paneId, new TmuxFormat({ paneId: "pane_id", pid: "pane_pid", dead: "pane_dead", status: "pane_dead_status", held: STATUS_OPTION }));
+  const found = await server.display(paneId, new TmuxFormat({ paneId: "pane_id", pid: "pane_pid", dead: "pane_dead", status: "pane_dead_status" }));
   if (found?.paneId !== paneId || !/^\d+$/.test(found.pid)) return undefined;
-  // A pane panescope opened is held open after its program ends, its status in STATUS_OPTION.
-  const status = found.held || (found.dead === "1" ? found.status : "");
-  return { paneId, pid: Number(found.pid), dead: found.dead === "1" || found.held !== "", ...(/^\d+$/.test(status) ? { exitStatus: Number(status) } : {}) };
+  // Ours, and how it ended, are read from the pane's process, never from an option (opened-pane.ts).
+  const opened = openedPane(Number(found.pid));
+  const status = opened?.ended ?? (found.dead === "1" && /^\d+$/.test(found.status) ? Number(found.status) : undefined);
+  return { paneId, pid: Number(found.pid), dead: found.dead === "1" || opened?.ended !== undefined, ...(status === undefined ? {} : { exitStatus: status }), opened: opened !== undefined };
 }
 
 export async function requirePane(server: TmuxServer, paneId: string): Promise<PaneFacts> {

@@ -30,6 +30,8 @@ function adviceFor(kind: ErrorKind, message: string, { serverArgs }: FailContext
       );
     case "tmux-missing":
       return `${message}. panescope keeps running; tools work once tmux can be run`;
+    case "tmux-unsupported":
+      return `${message}. panescope keeps running; restart it once it can run a supported tmux`;
     case "tmux-exited":
       return `${message}. The tmux server may have been killed or restarted: call again (panescope reconnects), or list_panes to see what is there`;
     case "command-failed":

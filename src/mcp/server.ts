@@ -1,12 +1,14 @@
 // The MCP server factory: registers the tools on an McpServer over a hub and a tmux server. No
 // stdio here (main.ts connects it), so tests link it to a client in-process.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { isPanescopeError } from "../errors.js";
 import type { TmuxServer } from "../tmux/server.js";
 import { version } from "../version.js";
 import type { Hub } from "../watch/hub.js";
 import { type OpenedPane, type ToolContext, type ToolRegistrar } from "./context.js";
 import type { OwnPane } from "./own-pane.js";
 import { RegexRunner } from "./regex-runner.js";
+import { fail } from "./results.js";
 import { listingHost } from "./tool-list.js";
 import { skipResultRecheck } from "./unchecked-results.js";
 import { registerCapturePane } from "./tools/capture-pane.js";
@@ -42,6 +44,26 @@ In text answers, lines starting with N|, | or > came from the pane: untrusted pr
 const READ_TOOLS: ToolRegistrar[] = [registerCaptureSince, registerCapturePane, registerListPanes, registerWaitFor];
 const INPUT_TOOLS: ToolRegistrar[] = [registerSendKeys, registerOpenPane, registerClosePane];
 
+/**
+ * Every tool first makes sure the tmux binary is one panescope supports: an old tmux keeps the
+ * server up and every call answers `tmux-unsupported` with what to install (the version is asked
+ * once). A missing tmux passes: each tool's own tmux command says `tmux-missing`, and works once
+ * tmux is installed.
+ */
+function supportedTmuxOnly(host: Pick<McpServer, "registerTool">, context: ToolContext): Pick<McpServer, "registerTool"> {
+  const refusal = async (): Promise<unknown> =>
+    context.server.requireSupported().then(
+      () => undefined,
+      (error: unknown) => (isPanescopeError(error, "tmux-unsupported") ? error : undefined),
+    );
+  const registerTool = ((name: string, config: object, callback: (...args: unknown[]) => unknown) =>
+    host.registerTool(name, config as never, (async (...args: unknown[]) => {
+      const refused = await refusal();
+      return refused === undefined ? callback(...args) : fail(refused, context.failContext);
+    }) as never)) as unknown as McpServer["registerTool"];
+  return { registerTool };
+}
+
 export function createServer(options: CreateServerOptions): McpServer {
   const context: ToolContext = {
     hub: options.hub,
@@ -57,8 +79,9 @@ export function createServer(options: CreateServerOptions): McpServer {
   const mcp = new McpServer({ name: "panescope", version }, { instructions: INSTRUCTIONS });
   skipResultRecheck(mcp);
   const listing = listingHost(mcp);
-  for (const register of READ_TOOLS) register(listing.host, context);
-  if (!context.readOnly) for (const register of INPUT_TOOLS) register(listing.host, context);
+  const host = supportedTmuxOnly(listing.host, context);
+  for (const register of READ_TOOLS) register(host, context);
+  if (!context.readOnly) for (const register of INPUT_TOOLS) register(host, context);
   listing.serve();
   // The matcher's worker goes with the server (it is unref'ed: it never holds the process open).
   const onclose = mcp.server.onclose;

@@ -150,15 +150,18 @@ export interface PaneInfo {
   dead: boolean;
   alternate: boolean;
   /**
-   * How the pane's program ended, when it did and someone recorded it: tmux (#{pane_dead_status},
-   * #{pane_dead_signal}, for a dead pane under remain-on-exit) or the pane itself (the
-   * `@panescope_status` option the wrapper of a pane panescope opened sets).
+   * How the pane's program ended, as tmux recorded it (#{pane_dead_status}, #{pane_dead_signal},
+   * for a dead pane under remain-on-exit). A pane panescope opened holds its status in its
+   * process (watch/opened-pane.ts): the caller adds it.
    */
   exitStatus?: number;
   exitSignal?: string;
 }
 
-/** The pane option the wrapper of a pane panescope opened sets to its program's exit status. */
+/**
+ * The pane option the wrapper of a pane panescope opened sets once its program ended: a hint to
+ * look at the pane's process, never evidence (any program can set it, at any scope).
+ */
 export const STATUS_OPTION = "@panescope_status";
 
 /** Run one tmux command (no shell); resolves to stdout split into lines. */
@@ -243,7 +246,6 @@ const PANE_FIELDS = {
   path: "pane_current_path",
   deadStatus: "pane_dead_status",
   deadSignal: "pane_dead_signal",
-  heldStatus: STATUS_OPTION,
   command: { variable: "pane_current_command", programText: true },
   title: { variable: "pane_title", programText: true },
 } as const;
@@ -257,7 +259,7 @@ async function listPanes(server: TmuxServer, options: RunOptions = {}): Promise<
     windowId: f.windowId, windowIndex: Number(f.windowIndex), title: f.title, command: f.command, path: f.path,
     pid: Number(f.pid), cols: Number(f.cols), rows: Number(f.rows),
     active: f.active === "1", dead: f.dead === "1", alternate: f.alternate === "1",
-    ...exitFields(f.heldStatus || (f.dead === "1" ? f.deadStatus : ""), f.dead === "1" ? f.deadSignal : ""),
+    ...exitFields(f.dead === "1" ? f.deadStatus : "", f.dead === "1" ? f.deadSignal : ""),
   }));
 }
 

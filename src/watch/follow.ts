@@ -9,6 +9,7 @@ import type { PaneIdentity } from "../observe/pane.js";
 import { TmuxFormat } from "../tmux/format.js";
 import { STATUS_OPTION, type TmuxServer } from "../tmux/server.js";
 import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
+import { openedPane } from "./opened-pane.js";
 
 export type Whereabouts =
   /** No tmux server answers: the pane is gone with it. */
@@ -52,10 +53,12 @@ export async function locate(server: TmuxServer, paneId: string, identity: PaneI
   }
   if (Number(found.serverPid) !== identity.serverPid || Number(found.serverStart) !== identity.serverStart) return { kind: "server-restarted" };
   if (Number(found.panePid) !== identity.panePid) return { kind: "respawned" };
-  const ended = found.held !== "";
+  // STATUS_OPTION is a hint only (any program can set it): the end is read from the pane's process.
+  const held = found.held === "" ? undefined : openedPane(identity.panePid)?.ended;
+  const ended = held !== undefined;
   const dead = found.dead === "1" || ended;
   const exit: PaneExit = {};
-  const status = ended ? found.held : found.status;
+  const status = ended ? String(held) : found.status;
   if (/^\d+$/.test(status)) exit.status = Number(status);
   if (!ended && found.signal !== "" && found.signal !== "0") exit.signal = found.signal;
   return { kind: "here", sessionId: found.sessionId, dead, ...(dead && (exit.status !== undefined || exit.signal !== undefined) ? { exit } : {}) };

@@ -153,9 +153,9 @@ function alive(stat: Stat): boolean {
   return stat.state !== "Z" && stat.state !== "X" && stat.state !== "x";
 }
 
-/** Files of /proc are small and report size 0: one read from the start into a reused buffer. */
+/** The real /proc. Its files are small and report size 0: one read from the start into a reused buffer. */
 const buffer = Buffer.alloc(4096);
-const procFiles: ProcFiles = {
+export const procFiles: ProcFiles = {
   read(path) {
     const handle = procFiles.open(path);
     if (handle === undefined) return undefined;

@@ -17,6 +17,7 @@ import { Confirmer } from "./confirm.js";
 import { FailurePause } from "./failure-pause.js";
 import type { Liveness } from "./liveness.js";
 import { auditPane } from "./replica-check.js";
+import { openedPane } from "./opened-pane.js";
 import { PaneProcess } from "./pane-process.js";
 import { livenessCommand, parseLiveness, parseProbe, seedCommands, type PaneProbe } from "./probe.js";
 import type { WidthPolicy } from "../observe/width-policy.js";
@@ -64,7 +65,8 @@ type Mode = "dropping" | "recording" | "holding" | "live";
  * crashes tmux 3.2a–3.6a when the client loses its session, so there it is a window subscription
  * picking the pane out (tmux/subscriptions.ts). pane_dead_signal is empty on 3.2a (no such
  * format). A pane panescope opened keeps running after its program ends (mcp/pane-command.ts) and
- * says how it ended in STATUS_OPTION: that is its end.
+ * sets STATUS_OPTION: a hint to read the end from the pane's process (opened-pane.ts), never the
+ * end itself (any program can set it, at any scope).
  */
 export const PANES_SUBSCRIPTION = "panescope_panes";
 let watches = 0;
@@ -412,8 +414,12 @@ export class PaneWatch {
     if (!observer || subscribedPane(PANES_SUBSCRIPTION, event) !== this.paneId) return;
     const [dead, pid, status, signal, held] = event.value.split(" ");
     if (pid !== undefined && pid !== "" && Number(pid) !== observer.identity.panePid) this.markRespawned();
-    else if (held !== undefined && held !== "") this.markClosed(exitOf(held, undefined));
-    else if (dead === "1") this.markClosed(exitOf(status, signal));
+    else {
+      // The option is a hint to look, not the end: that is what the pane's process says.
+      const ended = held === undefined || held === "" ? undefined : openedPane(observer.identity.panePid)?.ended;
+      if (ended !== undefined) this.markClosed({ status: ended });
+      else if (dead === "1") this.markClosed(exitOf(status, signal));
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 // What panescope asks tmux about a pane when it starts watching it, and how it reads the answers.
-// Pure: argv lists out, reply lines in. The recipe runs as ONE command line so tmux executes it
+// Pure (argv lists out, reply lines in) but for one seam: the end of a pane panescope opened is read
+// from its process (opened-pane.ts). The recipe runs as ONE command line so tmux executes it
 // atomically: nothing the pane prints falls between the capture and the resumed stream.
 import { PanescopeError } from "../errors.js";
 import type { PaneExit } from "../observe/delta.js";
@@ -7,6 +8,7 @@ import type { PaneModes, PaneState } from "../observe/seed.js";
 import { TmuxFormat } from "../tmux/format.js";
 import { STATUS_OPTION } from "../tmux/server.js";
 import { MAX_EMULATED_ROWS } from "../observe/geometry.js";
+import { openedPane } from "./opened-pane.js";
 
 /** Numbers and ids only, so no tmux version is needed to read it; one nonce per process. */
 export const PROBE = new TmuxFormat({
@@ -121,8 +123,15 @@ function cursorStyle(shape: string, blinking: string): Pick<PaneModes, "cursorSt
   return { cursorStyle: { shape, blinking: blinking === "1" } };
 }
 
-/** Reads the replies of probeCommands (saved screen, capture, display). */
-export function parseProbe([saved, capture, display]: string[][]): PaneProbe {
+/** How a pane panescope opened ended, from its process (opened-pane.ts); undefined while it runs. */
+export type HeldEnd = (panePid: number) => number | undefined;
+const heldEnd: HeldEnd = (panePid) => openedPane(panePid)?.ended;
+
+/**
+ * Reads the replies of probeCommands (saved screen, capture, display). STATUS_OPTION is only a
+ * hint (any program can set it, at any scope): `held` looks at the pane's process when it is set.
+ */
+export function parseProbe([saved, capture, display]: string[][], held: HeldEnd = heldEnd): PaneProbe {
   const f = PROBE.parseOne(display ?? []);
   if (f === undefined) throw new PanescopeError("protocol", "tmux printed no pane state for the probe: is the pane gone?");
   const cols = integer(f.cols, "pane_width");
@@ -161,15 +170,17 @@ export function parseProbe([saved, capture, display]: string[][]): PaneProbe {
       savedY: integer(f.savedY, "alternate_saved_y"),
     };
   }
-  // A pane panescope opened is held open after its program ends, with the status in STATUS_OPTION.
-  const ended = f.heldStatus !== "";
+  // A pane panescope opened is held open after its program ends, the status in its process's argv.
+  const panePid = integer(f.panePid, "pane_pid");
+  const heldStatus = f.heldStatus === "" ? undefined : held(panePid);
+  const ended = heldStatus !== undefined;
   const exit: PaneExit = {};
-  const status = ended ? f.heldStatus : f.deadStatus;
+  const status = ended ? String(heldStatus) : f.deadStatus;
   if (/^\d+$/.test(status)) exit.status = Number(status);
   if (!ended && f.deadSignal !== "" && f.deadSignal !== "0") exit.signal = f.deadSignal;
   return {
     paneId: f.paneId,
-    panePid: integer(f.panePid, "pane_pid"),
+    panePid,
     paneTty: f.paneTty,
     sessionId: f.sessionId,
     windowId: f.windowId,

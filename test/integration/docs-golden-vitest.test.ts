@@ -21,7 +21,7 @@ afterEach(async () => {
   await session?.close(); // kills the private tmux server; safe twice
 });
 
-it("greets", async () => {
+it("greets", { timeout: 15_000 }, async () => {
   session = await startPaneSession({ size: { cols: 40, rows: 5 }, command: ["sh"] });
   await session.typeText("echo hello; echo took 12ms\n");
   await session.waitFor({ kind: "text", text: "took 12ms\n$" }, 5000);

@@ -1,5 +1,6 @@
 // Which tmux panescope runs with: the version is read from the binary itself, and a tmux older
-// than 3.2 is refused at start by every face (MCP server, demo, golden) with what to do about it.
+// than 3.2 is refused with what to do about it: at start by the demo and golden; by the MCP server
+// on every tool call, which keeps running (an exit reaches an MCP client as "Connection closed").
 import { execFile } from "node:child_process";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
@@ -32,7 +33,7 @@ describe("tmux version", () => {
     expect(version.supported).toBe(true);
   });
 
-  it.skipIf(!existsSync(CLI))("an older tmux is refused at start by the MCP server, the demo and golden, naming its version", async () => {
+  it.skipIf(!existsSync(CLI))("an older tmux is refused at start by the demo and golden, naming its version", async () => {
     const run = promisify(execFile);
     // Not PANESCOPE_TMUX: ../shared/tmux/each sets it, and it would win over the fake on PATH.
     const { PANESCOPE_TMUX: _unused, ...inherited } = process.env;
@@ -42,10 +43,43 @@ describe("tmux version", () => {
       (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
     );
     const message = /tmux is tmux 3\.1c, and panescope needs tmux 3\.2 or later: install a newer tmux .*--tmux PATH or PANESCOPE_TMUX/;
-    for (const args of [["--tmux", join(fakeDir, "tmux")], ["demo"], ["golden", join(ROOT, "golden/tapes")]]) {
+    for (const args of [["demo"], ["golden", join(ROOT, "golden/tapes")]]) {
       const result = await refused(args);
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr, args.join(" ")).toMatch(message);
     }
+  });
+
+  it.skipIf(!existsSync(CLI))("with an older tmux the MCP server stays up and every tool answers tmux-unsupported with what to install", { timeout: 30_000 }, async () => {
+    const { PANESCOPE_TMUX: _unused, ...inherited } = process.env;
+    const child = execa(process.execPath, [CLI, "--tmux", join(fakeDir, "tmux")], { env: inherited, extendEnv: false, stdin: "pipe", stdout: "pipe", stderr: "pipe", reject: false });
+    const answers = new Map<number, (message: Record<string, unknown>) => void>();
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      for (let nl = out.indexOf("\n"); nl !== -1; nl = out.indexOf("\n")) {
+        const message = JSON.parse(out.slice(0, nl)) as Record<string, unknown>;
+        out = out.slice(nl + 1);
+        if (typeof message.id === "number") answers.get(message.id)?.(message);
+      }
+    });
+    const request = (id: number, method: string, params: object) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        answers.set(id, resolve);
+        child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+      });
+    await request(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    let id = 2;
+    for (const [name, args] of [["list_panes", {}], ["capture_since", { paneId: "%0" }], ["open_pane", {}]] as const) {
+      const { result } = (await request(id++, "tools/call", { name, arguments: args })) as { result: { isError?: boolean; content: { text: string }[]; _meta?: object } };
+      expect(result.isError, name).toBe(true);
+      expect(result._meta, name).toEqual({ "panescope/error": "tmux-unsupported" });
+      expect(result.content[0]?.text, name).toMatch(/^error \(tmux-unsupported\): .*tmux 3\.1c, and panescope needs tmux 3\.2 or later: install a newer tmux .*restart it/);
+    }
+    child.stdin.end();
+    const ended = await child;
+    expect(ended.exitCode).toBe(0);
+    expect(ended.stderr).toMatch(/tmux 3\.1c, and panescope needs tmux 3\.2/);
   });
 });

@@ -43,6 +43,16 @@ describe("probe", () => {
     expect(() => parseProbe([[""], [""], [display({ pane_id: "%4", pane_tabs: "4,x" })]])).toThrow(/pane_tabs/);
   });
 
+  it("the ended-hint option is only a reason to look: the pane's process says whether and how it ended", () => {
+    const line = display({ pane_id: "%4", pane_pid: "77", pane_width: "10", pane_height: "1", "@panescope_status": "0" });
+    const asked: number[] = [];
+    const forged = parseProbe([[""], ["a"], [line]], (pid) => void asked.push(pid));
+    expect(forged).toMatchObject({ dead: false });
+    expect(forged.exit).toBeUndefined();
+    expect(asked).toEqual([77]);
+    expect(parseProbe([[""], ["a"], [line]], () => 3)).toMatchObject({ dead: true, exit: { status: 3 } });
+  });
+
   it("a garbled display line is a protocol error, not a wrong screen", () => {
     expect(() => parseProbe([[], [], ["%4 x"]])).toThrow(/where a record was expected/);
     expect(() => parseProbe([[], [], [display({ pane_id: "%4", cursor_x: "x" })]])).toThrow(/not a number/);

@@ -30,7 +30,8 @@ export const registerClosePane: ToolRegistrar = (mcp, ctx) => {
       try {
         await refuseOwnPane(ctx, input.paneId, "kills");
         const facts = await requirePane(ctx.server, input.paneId);
-        const opened = ctx.opened.get(input.paneId)?.pid === facts.pid;
+        // Ours by the pane's own process (also panes an earlier panescope opened), or by memory.
+        const opened = facts.opened || ctx.opened.get(input.paneId)?.pid === facts.pid;
         if (!opened && !input.force) {
           throw new PanescopeError("not-allowed", `${input.paneId} was not opened by panescope: pass force: true to kill it anyway (it may be the user's)`);
         }

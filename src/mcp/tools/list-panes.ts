@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { isOwnPane } from "../own-pane.js";
+import { openedPanes, type OpenedPane } from "../../watch/opened-pane.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
 
@@ -30,6 +31,21 @@ const pane = s.part({
   self: z.boolean(),
 });
 
+/** A held pane's status is its process's; tmux's (remain-on-exit) otherwise. */
+function exitOf(tmuxStatus: number | undefined, ours: OpenedPane | undefined): { exitStatus?: number } {
+  const status = ours?.ended ?? tmuxStatus;
+  return status === undefined ? {} : { exitStatus: status };
+}
+
+/**
+ * tmux names a pane after its foreground process: for a pane panescope opened that is the wrapper
+ * (`tmux` at the gate, `sh` once held); name the program it runs instead.
+ */
+function commandOf(current: string, ours: OpenedPane | undefined): string {
+  if (!ours?.program) return current;
+  return ours.ended !== undefined || current === "tmux" || current === "sh" ? ours.program : current;
+}
+
 export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
   mcp.registerTool(
     "list_panes",
@@ -45,6 +61,8 @@ export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
         const listed = await ctx.server.listPanes({ signal: extra.signal });
         const heals = new Map(ctx.hub.watching.map((w) => [w.paneId, w.heals]));
         const own = listed.some((p) => p.paneId === ctx.ownPane?.paneId) && (await isOwnPane(ctx.ownPane, ctx.server, ctx.ownPane?.paneId ?? ""));
+        // Ours, what runs there and how it ended, from each pane's own process (opened-pane.ts).
+        const ours = openedPanes(listed.map((p) => p.pid));
         const panes = listed.map((p) => ({
           paneId: p.paneId,
           session: p.sessionName,
@@ -53,18 +71,18 @@ export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
           window: p.windowIndex,
           index: p.paneIndex,
           title: p.title,
-          command: p.command,
+          command: commandOf(p.command, ours.get(p.pid)),
           path: p.path,
           pid: p.pid,
           cols: p.cols,
           rows: p.rows,
           active: p.active,
           dead: p.dead,
-          ...(p.exitStatus === undefined ? {} : { exitStatus: p.exitStatus }),
+          ...exitOf(p.exitStatus, ours.get(p.pid)),
           ...(p.exitSignal === undefined ? {} : { exitSignal: p.exitSignal }),
           ...(heals.get(p.paneId) ? { healed: heals.get(p.paneId) } : {}),
           alternate: p.alternate,
-          opened: ctx.opened.get(p.paneId)?.pid === p.pid,
+          opened: ours.has(p.pid) || ctx.opened.get(p.paneId)?.pid === p.pid,
           self: own && p.paneId === ctx.ownPane?.paneId,
         }));
         const lines = panes.map((p) => {

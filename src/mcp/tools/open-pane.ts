@@ -4,7 +4,7 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { isPanescopeError, messageOf, PanescopeError } from "../../errors.js";
 import { TmuxFormat } from "../../tmux/format.js";
-import { STATUS_OPTION } from "../../tmux/server.js";
+import { openedPane } from "../../watch/opened-pane.js";
 import { couldNotStart, paneCommand } from "../pane-command.js";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { fail, ok } from "../results.js";
@@ -18,7 +18,6 @@ const DESCRIPTION = `Start a command (tmux's default shell; omit for a shell) in
 const size = (what: string) => z.number().int(`${what} must be a whole number`).min(2, `${what} is at least 2`).max(1000, `${what} is at most 1000`);
 
 const SHELL = new TmuxFormat({ program: "default-shell" });
-const STATUS = new TmuxFormat({ status: STATUS_OPTION });
 /** How long open_pane watches for a command that ends at once (most that cannot start end in ms). */
 const START_CHECK_MS = 400;
 
@@ -29,15 +28,14 @@ async function requireDirectory(path: string): Promise<void> {
   }
 }
 
-/** The exit status if the pane's command ends within START_CHECK_MS (its wrapper signals `ended`). */
-async function endedAtOnce(ctx: Parameters<ToolRegistrar>[1], paneId: string, ended: string): Promise<number | undefined> {
+/** The exit status if the pane's command ends within START_CHECK_MS (its wrapper signals `ended`, its process holds the status). */
+async function endedAtOnce(ctx: Parameters<ToolRegistrar>[1], pid: number, ended: string): Promise<number | undefined> {
   const done = await ctx.server.run(["wait-for", ended], { timeoutMs: START_CHECK_MS }).then(
     () => true,
     () => false,
   );
   if (!done) return undefined;
-  const found = await ctx.server.display(paneId, STATUS).catch(() => undefined);
-  return found && /^\d+$/.test(found.status) ? Number(found.status) : undefined;
+  return openedPane(pid)?.ended;
 }
 
 /**
@@ -145,7 +143,7 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         // Watch first, then let the command start: its first byte is seen.
         const observer = await ctx.hub.observer(paneId).catch(() => undefined);
         await ctx.server.run(["wait-for", "-S", launch.gate]);
-        const exitStatus = await endedAtOnce(ctx, paneId, launch.ended);
+        const exitStatus = await endedAtOnce(ctx, pid, launch.ended);
         if (exitStatus !== undefined && couldNotStart(exitStatus)) {
           const screen = observer ? (await observer.screenText()).rows.filter((row) => row !== "") : [];
           await ctx.server.run(["kill-pane", "-t", paneId]).catch(() => undefined);

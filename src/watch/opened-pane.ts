@@ -1,0 +1,102 @@
+// A pane panescope opened (mcp/pane-command.ts), known by its own process: the pane's process
+// (#{pane_pid}) is panescope's wrapper, and once the program ended, the wrapper holds the pane with
+// the exit status in its own argv. Nothing a program can write says this: a pane user option
+// inherits from window, session and global scope, survives respawn-pane and is writable from any
+// pane (`set -g @panescope_status 0` closed every pane; a program could close its own with `set -p`).
+// Another pane cannot change a process's argv; a respawn replaces the process and with it the
+// marker. A program can start a pane of its own that looks like ours: that is its own pane, so a
+// look-alike can close (close_pane) or read as ended only what its maker already controls.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { STATUS_OPTION } from "../tmux/server.js";
+
+/** argv[3] of the running wrapper: `sh -c WRAPPER panescope-open GATE ENDED TMUX SHELL COMMAND`. */
+export const OPEN_MARK = "panescope-open";
+/** argv[3] of the held wrapper: `sh -c HOLD panescope-held TMUX CHANNEL STATUS SHELL COMMAND ENDED`. */
+export const HELD_MARK = "panescope-held";
+/**
+ * What the held wrapper runs, in this order: only once its argv holds the status does it set the
+ * hint (a watch then looks, and finds the end) and signal ENDED (open_pane's check of a command
+ * that ends at once); then it waits, not `exec`'d, so the argv stays the pane's process, and away
+ * from the tty (a tmux client polling its socket with the tty open would read as ready: ready.ts). The hint
+ * names the pane's channel too: a value set beforehand at a wider scope cannot equal it and so
+ * cannot hide the change from a subscription.
+ */
+export const HOLD_SCRIPT = `"$1" set-option -p -t "$TMUX_PANE" ${STATUS_OPTION} "$3:$2" >/dev/null 2>&1; "$1" wait-for -S "$6" >/dev/null 2>&1; "$1" wait-for "$2" </dev/null >/dev/null 2>&1; exit`;
+const GATE = /^panescope-open-[0-9a-f]{12}$/;
+const HELD_CHANNEL = /^panescope-open-[0-9a-f]{12}-held$/;
+
+export interface OpenedPane {
+  /** The program the wrapper runs (the command's first word, or the shell); undefined if unknown. */
+  program: string | undefined;
+  /** Its exit status, once it ended and the wrapper holds the pane. */
+  ended?: number;
+}
+
+/** Each pid's argv, or none where it cannot be read (a seam: tests give made-up processes). */
+export type ProcessArgs = (pids: readonly number[]) => Map<number, string[] | string>;
+
+/** What the process `pid` (a pane's #{pane_pid}) says of it: undefined when it is not our wrapper. */
+export function openedPane(pid: number, args: ProcessArgs = processArgs): OpenedPane | undefined {
+  return openedPanes([pid], args).get(pid);
+}
+
+/** openedPane for several panes with one look (one `ps` where there is no /proc). */
+export function openedPanes(pids: readonly number[], args: ProcessArgs = processArgs): Map<number, OpenedPane> {
+  const found = new Map<number, OpenedPane>();
+  for (const [pid, argv] of args(pids.filter((pid) => Number.isSafeInteger(pid) && pid > 0))) {
+    const pane = typeof argv === "string" ? fromPsLine(argv) : fromArgv(argv);
+    if (pane) found.set(pid, pane);
+  }
+  return found;
+}
+
+function fromArgv(argv: string[]): OpenedPane | undefined {
+  const [sh, c, , mark, first, second, third, shell = "", command = ""] = argv;
+  if (sh !== "sh" || c !== "-c") return undefined;
+  const program = programOf(command, shell);
+  if (mark === OPEN_MARK && GATE.test(first ?? "")) return { program };
+  if (mark === HELD_MARK && HELD_CHANNEL.test(second ?? "") && /^\d{1,3}$/.test(third ?? "")) return { program, ended: Number(third) };
+  return undefined;
+}
+
+/** `ps -o args=` joins argv with spaces: the marker and what follows it are still recognisable. */
+function fromPsLine(line: string): OpenedPane | undefined {
+  if (!line.startsWith("sh -c ")) return undefined;
+  const held = / panescope-held .*? (panescope-open-[0-9a-f]{12}-held) (\d{1,3})(?: |$)/.exec(line);
+  if (held) return { program: undefined, ended: Number(held[2]) };
+  return / panescope-open panescope-open-[0-9a-f]{12} /.test(line) ? { program: undefined } : undefined;
+}
+
+function programOf(command: string, shell: string): string | undefined {
+  const word = command.trim().split(/\s+/)[0] ?? "";
+  const program = word === "" ? shell : word;
+  return program === "" ? undefined : basename(program);
+}
+
+/** The real look: /proc/PID/cmdline on Linux, one `ps` elsewhere. */
+export const processArgs: ProcessArgs = (pids) => {
+  const found = new Map<number, string[] | string>();
+  if (pids.length === 0) return found;
+  if (process.platform === "linux") {
+    for (const pid of pids) {
+      try {
+        found.set(pid, readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1));
+      } catch {
+        // Gone, or not readable: not evidence of anything.
+      }
+    }
+    return found;
+  }
+  try {
+    const out = execFileSync("ps", ["-ww", "-o", "pid=", "-o", "args=", "-p", pids.join(",")], { encoding: "utf8", timeout: 2000, stdio: ["ignore", "pipe", "ignore"] });
+    for (const line of out.split("\n")) {
+      const match = /^\s*(\d+) (.*)$/.exec(line);
+      if (match) found.set(Number(match[1]), match[2] ?? "");
+    }
+  } catch {
+    // No ps, or it failed: nothing known.
+  }
+  return found;
+};
