@@ -7,8 +7,10 @@
 
 export const TMUX_DEPENDENT: readonly string[] = [
   "test/integration/**/*.test.ts",
+  "test/mcp/budget.test.ts",
   "test/mcp/fuzz.test.ts",
   "test/mcp/own-pane.test.ts",
+  "test/mcp/send-keys.test.ts",
   "test/mcp/server.test.ts",
   "test/mcp/tool-list.test.ts",
   "test/mcp/wait-for.test.ts",

@@ -6,7 +6,6 @@
 // Another pane cannot change a process's argv; a respawn replaces the process and with it the
 // marker. A program can start a pane of its own that looks like ours: that is its own pane, so a
 // look-alike can close (close_pane) or read as ended only what its maker already controls.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { STATUS_OPTION } from "../tmux/server.js";
@@ -35,18 +34,18 @@ export interface OpenedPane {
 }
 
 /** Each pid's argv, or none where it cannot be read (a seam: tests give made-up processes). */
-export type ProcessArgs = (pids: readonly number[]) => Map<number, string[] | string>;
+export type ProcessArgs = (pids: readonly number[]) => Map<number, string[]>;
 
 /** What the process `pid` (a pane's #{pane_pid}) says of it: undefined when it is not our wrapper. */
 export function openedPane(pid: number, args: ProcessArgs = processArgs): OpenedPane | undefined {
   return openedPanes([pid], args).get(pid);
 }
 
-/** openedPane for several panes with one look (one `ps` where there is no /proc). */
+/** openedPane for several panes with one look. */
 export function openedPanes(pids: readonly number[], args: ProcessArgs = processArgs): Map<number, OpenedPane> {
   const found = new Map<number, OpenedPane>();
   for (const [pid, argv] of args(pids.filter((pid) => Number.isSafeInteger(pid) && pid > 0))) {
-    const pane = typeof argv === "string" ? fromPsLine(argv) : fromArgv(argv);
+    const pane = fromArgv(argv);
     if (pane) found.set(pid, pane);
   }
   return found;
@@ -61,42 +60,25 @@ function fromArgv(argv: string[]): OpenedPane | undefined {
   return undefined;
 }
 
-/** `ps -o args=` joins argv with spaces: the marker and what follows it are still recognisable. */
-function fromPsLine(line: string): OpenedPane | undefined {
-  if (!line.startsWith("sh -c ")) return undefined;
-  const held = / panescope-held .*? (panescope-open-[0-9a-f]{12}-held) (\d{1,3})(?: |$)/.exec(line);
-  if (held) return { program: undefined, ended: Number(held[2]) };
-  return / panescope-open panescope-open-[0-9a-f]{12} /.test(line) ? { program: undefined } : undefined;
-}
-
-function programOf(command: string, shell: string): string | undefined {
+function programOf(command: string, paneShell: string): string | undefined {
   const word = command.trim().split(/\s+/)[0] ?? "";
-  const program = word === "" ? shell : word;
+  const program = word === "" ? paneShell : word;
   return program === "" ? undefined : basename(program);
 }
 
-/** The real look: /proc/PID/cmdline on Linux, one `ps` elsewhere. */
+/**
+ * The real look: /proc/PID/cmdline. Without /proc (macOS, BSD) nothing is known: only src/tmux/
+ * starts processes (no `ps` here), so there a pane's end is what tmux reports (docs/faults.md).
+ */
 export const processArgs: ProcessArgs = (pids) => {
-  const found = new Map<number, string[] | string>();
-  if (pids.length === 0) return found;
-  if (process.platform === "linux") {
-    for (const pid of pids) {
-      try {
-        found.set(pid, readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1));
-      } catch {
-        // Gone, or not readable: not evidence of anything.
-      }
+  const found = new Map<number, string[]>();
+  if (process.platform !== "linux") return found;
+  for (const pid of pids) {
+    try {
+      found.set(pid, readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1));
+    } catch {
+      // Gone, or not readable: not evidence of anything.
     }
-    return found;
-  }
-  try {
-    const out = execFileSync("ps", ["-ww", "-o", "pid=", "-o", "args=", "-p", pids.join(",")], { encoding: "utf8", timeout: 2000, stdio: ["ignore", "pipe", "ignore"] });
-    for (const line of out.split("\n")) {
-      const match = /^\s*(\d+) (.*)$/.exec(line);
-      if (match) found.set(Number(match[1]), match[2] ?? "");
-    }
-  } catch {
-    // No ps, or it failed: nothing known.
   }
   return found;
 };
