@@ -3,6 +3,7 @@
 // of the moment the delta was read (wait.ts), so a reader applying the answer's rows ends right.
 import type { Row } from "../observe/delta.js";
 import { fenceRaw, fenceRows } from "./render.js";
+import type { Readiness } from "../watch/ready.js";
 import type { Decided } from "./wait.js";
 
 /** On timeout, the screen's non-blank rows as displayed (by absolute line), else undefined. */
@@ -17,10 +18,18 @@ export function outcomeLines(decided: Decided, condition: { timeoutMs: number; t
   const cut = decided.outcomeRowsCut > 0 ? [`cut ${decided.outcomeRowsCut} rows of these (maxBytes)`] : [];
   if (found?.screen) return [`matched at ${found.screen.where}:`, ...cut, ...rowsOf(found.screen.rows)];
   if (found?.raw) return [`matched in the ${found.raw.where}; the line(s) around it:`, ...fenceRaw(found.raw.context)];
+  const readiness = decided.readiness && readinessLine(decided.readiness);
+  if (decided.outcome === "ready") return readiness ? [readiness] : [];
   if (decided.outcome !== "timeout") return [];
   const tested = condition.raw && condition.pattern !== undefined ? `; tested the raw output since the cursor (${decided.rawChars} characters)` : "";
-  const lines = [`nothing matched within ${condition.timeoutMs} ms${condition.timeoutCapped ? " (the server's cap)" : ""}${tested}`];
+  const lines = [`nothing matched within ${condition.timeoutMs} ms${condition.timeoutCapped ? " (the server's cap)" : ""}${tested}`, ...(readiness ? [readiness] : [])];
   if (screenRows && screenRows.length > 0) lines.push("the screen as displayed (blank rows left out):", ...cut, ...rowsOf(screenRows));
   else lines.push("the screen is blank");
   return lines;
+}
+
+/** What the last look at a pane's process said, and what it rests on (a person can check it). */
+export function readinessLine(readiness: Readiness): string {
+  if (readiness.evidence === "proc") return `${readiness.ready ? "ready" : "not ready"} (from /proc): ${readiness.detail}`;
+  return `ready by quiet alone (nothing shows whether it reads its terminal): ${readiness.detail}`;
 }

@@ -1,8 +1,9 @@
 // Waiting on panes, shared by wait_for and send_keys' wait: a condition (a pattern on the screen or
 // in the raw output, quiet for a while, closed), one or several panes, and the answer every cursor
 // tool gives: the delta since the caller's cursor, read at the moment the outcome was decided, with
-// the cursor that follows it. Woken by the observers' changes, never by polling; patterns run in the
-// RegexRunner's worker with a time budget (regex-runner.ts).
+// the cursor that follows it. Woken by the observers' changes; patterns run in the RegexRunner's
+// workers with a time budget (regex-runner.ts). `ready` alone also looks at /proc while the pane is
+// quiet (watch/ready.ts): a program starts reading its terminal without printing anything.
 import { z } from "zod";
 import { PanescopeError } from "../errors.js";
 import type { Delta, ReadLimits, Row } from "../observe/delta.js";
@@ -11,13 +12,16 @@ import type { PaneObserver } from "../observe/pane.js";
 import type { ToolContext } from "./context.js";
 import { compilePattern, keepTail, locateInRaw, locateOnScreen, MAX_PATTERN_CHARS, screenText, type Pattern, type RawMatch, type ScreenMatch } from "./match.js";
 import { isEmpty } from "./since.js";
+import { paneTtyIds, readiness, READY_QUIET_MS, type PaneTtyIds, type Readiness } from "../watch/ready.js";
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/** How often a quiet pane's /proc is looked at while a wait on `ready` finds it not reading yet. */
+export const READY_LOOK_MS = 100;
 
 /**
  * The condition fields, as wait_for takes them and send_keys' `wait` object. A new kind of
- * condition (`ready`, a readiness probe) is one more field here, one more line in `conditionOf`'s
- * count and one more check in `holds` below.
+ * condition is one more field here, one more line in `conditionOf`'s count and one more check in
+ * `waitOne` below.
  */
 export function conditionFields(capMs: number) {
   return {
@@ -26,6 +30,7 @@ export function conditionFields(capMs: number) {
     in: z.enum(["screen", "raw"]).optional(),
     quietMs: z.number().int("quietMs must be a whole number").min(1, "quietMs must be at least 1").max(capMs, `quietMs is at most ${capMs} (this server's wait cap)`).optional(),
     closed: z.literal(true).optional(),
+    ready: z.literal(true).optional(),
     timeoutMs: z.number().int("timeoutMs must be a whole number").min(0, "timeoutMs cannot be negative").optional().describe(`Default ${Math.min(DEFAULT_TIMEOUT_MS, capMs)}, capped at ${capMs}.`),
   };
 }
@@ -36,6 +41,7 @@ export interface ConditionInput {
   in?: "screen" | "raw" | undefined;
   quietMs?: number | undefined;
   closed?: true | undefined;
+  ready?: true | undefined;
   timeoutMs?: number | undefined;
 }
 
@@ -45,26 +51,29 @@ export interface Condition {
   raw: boolean;
   quietMs?: number;
   closed: boolean;
+  /** The foreground program reads its terminal and output has been quiet (watch/ready.ts). */
+  ready: boolean;
   timeoutMs: number;
   /** The timeout asked for was above the server's cap. */
   timeoutCapped: boolean;
 }
 
 export function conditionOf(input: ConditionInput, capMs: number, field = ""): Condition {
-  const modes = [input.pattern !== undefined, input.quietMs !== undefined, input.closed !== undefined].filter(Boolean).length;
-  if (modes !== 1) throw new PanescopeError("bad-input", `give exactly one of ${field}pattern, ${field}quietMs or ${field}closed: true`);
+  const modes = [input.pattern !== undefined, input.quietMs !== undefined, input.closed !== undefined, input.ready !== undefined].filter(Boolean).length;
+  if (modes !== 1) throw new PanescopeError("bad-input", `give exactly one of ${field}pattern, ${field}quietMs, ${field}closed: true or ${field}ready: true`);
   const requested = input.timeoutMs ?? Math.min(DEFAULT_TIMEOUT_MS, capMs);
   return {
     ...(input.pattern === undefined ? {} : { pattern: compilePattern(input.pattern, input.ignoreCase) }),
     raw: input.in === "raw",
     ...(input.quietMs === undefined ? {} : { quietMs: input.quietMs }),
     closed: input.closed === true,
+    ready: input.ready === true,
     timeoutMs: Math.min(requested, capMs),
     timeoutCapped: requested > capMs,
   };
 }
 
-export type Outcome = "matched" | "quiet" | "closed" | "timeout" | "aborted";
+export type Outcome = "matched" | "quiet" | "ready" | "closed" | "timeout" | "aborted";
 
 export interface Found {
   screen?: ScreenMatch;
@@ -93,6 +102,8 @@ export interface Decided {
   found?: Found;
   /** The raw text the pattern saw (raw mode), for the timeout's words. */
   rawChars: number;
+  /** A wait on `ready`: what the last look at the pane's process said (and on what evidence). */
+  readiness?: Readiness;
   /** The answer: everything since the target's start, read when the outcome was decided. */
   delta: Delta;
   /** The screen as displayed at the same moment (the match's rows and the timeout's are from it). */
@@ -107,6 +118,7 @@ interface Waiting {
   outcome: Outcome;
   found?: Found;
   rawChars: number;
+  readiness?: Readiness;
 }
 
 /**
@@ -120,10 +132,12 @@ export async function waitOn(ctx: ToolContext, targets: readonly Target[], condi
     const onAbort = () => stop.abort();
     signal.addEventListener("abort", onAbort, { once: true });
     let winner: { index: number; waiting: Waiting } | undefined;
+    let first: Waiting | undefined;
     try {
       await Promise.all(
         targets.map(async (target, index) => {
           const waiting = await waitOne(ctx, target, condition, deadline, stop.signal);
+          if (index === 0) first = waiting;
           if (winner === undefined && waiting.outcome !== "timeout" && waiting.outcome !== "aborted") {
             winner = { index, waiting };
             stop.abort();
@@ -135,7 +149,8 @@ export async function waitOn(ctx: ToolContext, targets: readonly Target[], condi
     }
     const index = winner?.index ?? 0;
     const target = targets[index] as Target;
-    const waiting = winner?.waiting ?? { outcome: signal.aborted ? "aborted" : "timeout", rawChars: 0 };
+    // None answered: the outcome is the caller's timeout or cancel; a lone pane's last look stays (its raw, its readiness).
+    const waiting: Waiting = winner?.waiting ?? { ...(targets.length === 1 ? first : {}), outcome: signal.aborted ? "aborted" : "timeout", rawChars: targets.length === 1 ? (first?.rawChars ?? 0) : 0 };
     // Read the screen and the answer at one moment (no I/O between them), so a match's rows and
     // the delta's agree; a screen match that this moment no longer shows is tested again. The rows
     // the outcome shows (a match's, the screen on timeout) take up to half of maxBytes first.
@@ -154,7 +169,7 @@ export async function waitOn(ctx: ToolContext, targets: readonly Target[], condi
     const outcomeRows = outcome === "timeout" ? nonBlank(shown) : (found?.screen?.rows ?? []);
     const kept = reserve === undefined ? outcomeRows : applyLimits(outcomeRows, "", { maxBytes: reserve }).rows;
     if (found?.screen) found = { screen: { ...found.screen, rows: kept } };
-    return { index, outcome, ...(found ? { found } : {}), rawChars: waiting.rawChars, delta, shown, outcomeRows: kept, outcomeRowsCut: outcomeRows.length - kept.length };
+    return { index, outcome, ...(found ? { found } : {}), rawChars: waiting.rawChars, ...(waiting.readiness ? { readiness: waiting.readiness } : {}), delta, shown, outcomeRows: kept, outcomeRowsCut: outcomeRows.length - kept.length };
   }
 }
 
@@ -199,17 +214,31 @@ async function waitOne(ctx: ToolContext, target: Target, condition: Condition, d
     return news;
   };
 
+  // Ready: quiet for READY_QUIET_MS, then the kernel's word that the foreground program reads its
+  // terminal (looked at again every READY_LOOK_MS while quiet); where /proc shows nothing, quiet alone.
+  const quietMs = condition.ready ? READY_QUIET_MS : condition.quietMs;
+  let ids: PaneTtyIds | undefined | null = null;
+  let looked: Readiness | undefined;
+  const look = async (): Promise<Readiness> => {
+    if (ids === null) ids = await paneTtyIds(ctx.server, observer.paneId).catch(() => undefined);
+    return ids ? readiness(ids) : { ready: undefined, evidence: "none", detail: `tmux did not report ${observer.paneId}'s process` };
+  };
   let quietSince = Date.now();
   for (;;) {
     const found = await test();
     const now = Date.now();
-    if (found) return { outcome: "matched", found, rawChars: state.raw.length };
-    if (condition.quietMs !== undefined && now - quietSince >= condition.quietMs) return { outcome: "quiet", rawChars: state.raw.length };
-    // `ready` (a readiness probe) will be one more check here, like quiet.
-    if (observer.closed) return { outcome: "closed", rawChars: state.raw.length };
-    if (signal.aborted) return { outcome: "aborted", rawChars: state.raw.length };
-    if (now >= deadline) return { outcome: "timeout", rawChars: state.raw.length };
-    const until = condition.quietMs === undefined ? deadline : Math.min(deadline, quietSince + condition.quietMs);
+    const result = (outcome: Outcome): Waiting => ({ outcome, ...(found ? { found } : {}), rawChars: state.raw.length, ...(looked ? { readiness: looked } : {}) });
+    if (found) return result("matched");
+    const quiet = quietMs !== undefined && now - quietSince >= quietMs;
+    if (quiet && condition.quietMs !== undefined) return result("quiet");
+    if (quiet && condition.ready && !observer.closed) {
+      looked = await look();
+      if (looked.ready !== false) return result("ready");
+    }
+    if (observer.closed) return result("closed");
+    if (signal.aborted) return result("aborted");
+    if (now >= deadline) return result("timeout");
+    const until = quietMs === undefined ? deadline : Math.min(deadline, quiet ? now + READY_LOOK_MS : quietSince + quietMs);
     if (await next(until - now)) quietSince = Date.now();
   }
 }

@@ -56,9 +56,15 @@ const IDS = new TmuxFormat({ paneId: "pane_id", panePid: "pane_pid", paneTty: "p
  */
 export async function paneReadiness(server: TmuxServer, paneId: string, files: ProcFiles = procFiles): Promise<Readiness> {
   if (files === procFiles && process.platform !== "linux") return noProc();
+  const ids = await paneTtyIds(server, paneId);
+  if (!ids) return { ready: undefined, evidence: "none", detail: `tmux did not report ${paneId}'s process` };
+  return readiness(ids, files);
+}
+
+/** The pane's process and tty, asked of tmux once (a wait then looks at /proc alone); undefined if unknown. */
+export async function paneTtyIds(server: TmuxServer, paneId: string): Promise<PaneTtyIds | undefined> {
   const found = await server.display(paneId, IDS);
-  if (found?.paneId !== paneId) return { ready: undefined, evidence: "none", detail: `tmux did not report ${paneId}'s process` };
-  return readiness({ panePid: Number(found.panePid), paneTty: found.paneTty }, files);
+  return found?.paneId === paneId ? { panePid: Number(found.panePid), paneTty: found.paneTty } : undefined;
 }
 
 interface ProcStat {

@@ -32,7 +32,7 @@ describe("unknown argument names", () => {
     linked.push(mcp);
     expect(textOf(await mcp.call("capture_since", { paneId: "%0", waitMS: 5000 }))).toMatch(/^error \(bad-input\): capture_since has no argument "waitMS" \(did you mean "waitMs"\?\): it takes paneId, cursor, waitMs,/);
     expect(textOf(await mcp.call("wait_for", { paneId: "%0", patern: "x" }))).toMatch(/has no argument "patern" \(did you mean "pattern"\?\)/);
-    expect(textOf(await mcp.call("send_keys", { paneId: "%0", text: "x", wait: { pattern: "x", timeoutMS: 10 } }))).toMatch(/send_keys's wait has no argument "timeoutMS" \(did you mean "timeoutMs"\?\): it takes pattern, ignoreCase, in, quietMs, closed, timeoutMs/);
+    expect(textOf(await mcp.call("send_keys", { paneId: "%0", text: "x", wait: { pattern: "x", timeoutMS: 10 } }))).toMatch(/send_keys's wait has no argument "timeoutMS" \(did you mean "timeoutMs"\?\): it takes pattern, ignoreCase, in, quietMs, closed, ready, timeoutMs/);
     expect(textOf(await mcp.call("send_keys", { paneId: "%0", input: ["Enter", { txt: "x" }] }))).toMatch(/send_keys's input\[1\] has no argument "txt" \(did you mean "text"\?\)/);
   });
 

@@ -68,6 +68,7 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
         outcome: z.string(),
         match: z.string(),
         where: z.string(),
+        readiness: s.object,
         delta: s.object,
       }),
       annotations: ANNOTATIONS.send_keys,
@@ -111,7 +112,7 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
         const decided = await waitOn(ctx, [{ observer, start, watch: before.cursor, typed: before.cursor }], condition, limits, extra.signal);
         const { delta, found } = decided;
         const match = found?.screen ?? found?.raw;
-        const structuredContent = { ...sent, cursor: delta.cursor, outcome: decided.outcome, ...(match ? { match: match.text, where: match.where } : {}), delta: structured(delta) };
+        const structuredContent = { ...sent, cursor: delta.cursor, outcome: decided.outcome, ...(match ? { match: match.text, where: match.where } : {}), ...(decided.readiness ? { readiness: decided.readiness } : {}), delta: structured(delta) };
         const lead = [said, ...outcomeLines(decided, condition, screenRowsOf(decided))];
         return ok(structuredContent, renderDelta(delta, { view: input.view ?? "rows", words: [decided.outcome], lead }));
       } catch (error) {

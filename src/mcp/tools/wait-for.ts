@@ -11,6 +11,7 @@ import { renderDelta } from "../render.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
 import { limitsOf, sameLimitFields, structured } from "../since.js";
+import { READY_QUIET_MS } from "../../watch/ready.js";
 import { conditionFields, conditionOf, waitOn, type Decided, type Target } from "../wait.js";
 
 export { DEFAULT_TIMEOUT_MS } from "../wait.js";
@@ -20,7 +21,8 @@ export const MAX_PANES = 16;
 const DESCRIPTION = `Block until something happens in a pane, instead of polling. Give one of:
 - pattern: a JavaScript regex, in "screen" (default): the screen as displayed, now (after send_keys: once the pane changed since the keys) and after each change: rows joined by newlines (^ $ per row), trailing blanks kept only on the cursor's row, up to the cursor (">>> $" matches a Python prompt); or in "raw": output since the cursor (or this call), escapes removed, the newest ${RAW_WINDOW_CHARS / 1024}K characters. A pattern that backtracks too long is an error.
 - quietMs: nothing printed for this many ms.
-- closed: true: the pane or its program ended.
+- closed: true: the pane/program ended.
+- ready: true: reads its terminal (Linux), quiet ${READY_QUIET_MS} ms.
 Answer: the outcome (a match and its rows; on timeout the screen), then all since your cursor (or this call) as capture_since, and the cursor after it.
 Several panes (cursors, paneIds): the first whose condition holds answers; cursors: each pane's to wait again.`;
 
@@ -39,7 +41,7 @@ export const registerWaitFor: ToolRegistrar = (mcp, ctx) => {
         ...sameLimitFields,
       },
       outputSchema: s.part({
-        outcome: z.enum(["matched", "quiet", "closed", "timeout", "aborted"]),
+        outcome: z.enum(["matched", "quiet", "ready", "closed", "timeout", "aborted"]),
         paneId: z.string(),
         cursor: z.string(),
         cursors: z.array(z.string()),
@@ -52,6 +54,7 @@ export const registerWaitFor: ToolRegistrar = (mcp, ctx) => {
         rowsCut: s.int,
         screen: s.object,
         closed: z.boolean(),
+        readiness: s.object,
         exit: s.exit,
         timeoutMs: s.int,
         timeoutCapped: z.boolean(),
@@ -121,6 +124,7 @@ function answer(decided: Decided, condition: { timeoutMs: number; timeoutCapped:
     ...(decided.outcomeRowsCut > 0 ? { rowsCut: decided.outcomeRowsCut } : {}),
     screen: shown.screen,
     closed: delta.closed,
+    ...(decided.readiness ? { readiness: decided.readiness } : {}),
     ...(delta.exit ? { exit: delta.exit } : {}),
     timeoutMs: condition.timeoutMs,
     timeoutCapped: condition.timeoutCapped,
