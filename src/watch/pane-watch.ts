@@ -302,7 +302,7 @@ export class PaneWatch {
    */
   private subscribe(): void {
     const argument = paneSubscription(this.options.version, PANES_SUBSCRIPTION, this.paneId, this.windowId, PANE_FORMAT, this.tag);
-    if (argument === this.subscribed || this.client.closed) return;
+    if (argument === undefined || argument === this.subscribed || this.client.closed) return;
     this.subscribed = argument;
     this.client.command(["refresh-client", "-B", argument]).catch(() => undefined);
   }
