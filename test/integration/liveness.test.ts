@@ -82,7 +82,13 @@ describe("reads and liveness", () => {
       const seen = await readUntil(hub, first, (d) => d.rows.some((r) => r.text === "confirmed-output"));
       const sent: string[] = [];
       const commands = watching.commands.bind(watching);
-      watching.commands = (argvs, options) => (sent.push(argvs.map((a) => a[0]).join(" ; ")), commands(argvs, options));
+      watching.commands = (argvs, options) => {
+        const batch = argvs.map((a) => a[0]).join(" ; ");
+        // Not counted: the replica audit's look (capture-pane ; … ; display-message, watch/probe.ts),
+        // which the pane's rest after each echo sets off 150 ms later, whenever the machine gets there.
+        if (!batch.startsWith("capture-pane ; ")) sent.push(batch);
+        return commands(argvs, options);
+      };
       let cursor = seen.cursor;
       for (let i = 0; i < 20; i++) cursor = (await hub.capture({ cursor })).cursor;
       expect(sent).toEqual([]);
