@@ -268,8 +268,12 @@ export class Hub {
     }
     if (where.dead) watch.markClosed(where.exit);
     const current = watch.currentSession;
-    // Still where we see it (a window can be linked into several sessions): nothing to follow.
-    if (watch.connected && current !== undefined && (current === where.sessionId || (await inSession(this.server, current, paneId)))) return;
+    // Still where we see it (a window can be linked into several sessions), maybe in another of its
+    // windows: the watch learns which, so that window leaving the session is seen too.
+    if (watch.connected && current !== undefined && (current === where.sessionId || (await inSession(this.server, current, paneId)))) {
+      watch.stayed(where.windowId);
+      return;
+    }
     // tmux 3.2: a session with panes that remain on exit is polled, never streamed (dead-pane-guard.ts).
     if (!(await this.starter.deadPanes.streamable(where.sessionId))) {
       entry.replace = "not-streaming";

@@ -60,7 +60,17 @@ type Mode = "dropping" | "recording" | "holding" | "live";
  * its program ends (mcp/pane-command.ts) and says how it ended in STATUS_OPTION: that is its end.
  */
 export const PANES_SUBSCRIPTION = "panescope_panes";
-const SUBSCRIBE = ["refresh-client", "-B", `${PANES_SUBSCRIPTION}:%*:#{pane_dead} #{pane_pid} #{pane_dead_status} #{pane_dead_signal} #{${STATUS_OPTION}}`];
+/**
+ * Every pane of the client's session, checked by tmux once a second. Some moves out of the session
+ * send a control client nothing at all (tmux 3.3a `swap-window` with another session's window), and
+ * an event can name a window the watch did not know yet (a pane broken out into a new window of the
+ * same session, then moved on): when our pane is missing from this list it has left, and is followed.
+ */
+export const MEMBERS_SUBSCRIPTION = "panescope_members";
+const SUBSCRIBE = [
+  ["refresh-client", "-B", `${PANES_SUBSCRIPTION}:%*:#{pane_dead} #{pane_pid} #{pane_dead_status} #{pane_dead_signal} #{${STATUS_OPTION}}`],
+  ["refresh-client", "-B", `${MEMBERS_SUBSCRIPTION}::#{W:#{P:#{pane_id} }}`],
+];
 
 export class PaneWatch {
   lastUsed = Date.now();
@@ -92,6 +102,7 @@ export class PaneWatch {
         received: () => this.confirmer.received,
         ready: () => this.mode === "live" && !this.retaking,
         settled: () => this.confirmer.held === 0,
+        present: () => this.present(),
         healed: (_state, rows) => this.options.log?.(`healed ${this.paneId}: ${rows.length > 0 ? `rows ${rows.join(",")}` : "the cursor"} differed from tmux's screen`),
       }),
   });
@@ -168,7 +179,7 @@ export class PaneWatch {
       watch.goLive();
       if (watch.queued) void watch.retake(watch.queued.reason);
       // Best effort: without it a dead pane under remain-on-exit is found by the next confirmation.
-      client.command(SUBSCRIBE).catch(() => undefined);
+      subscribe(client);
       options.liveness?.warm(watch.session ?? client.session);
       return watch;
     } catch (error) {
@@ -187,8 +198,18 @@ export class PaneWatch {
     this.unbind();
     this.client = client;
     this.bind(client);
-    client.command(SUBSCRIBE).catch(() => undefined);
+    subscribe(client);
     await this.retake("moved");
+  }
+
+  /**
+   * The hub found the pane still in this client's session, maybe in another window (`break-pane -d`
+   * sends no layout for the new window): learn its window and size again from tmux, nothing lost.
+   */
+  stayed(windowId: string): void {
+    if (this.disposed || !this.observerRef) return;
+    this.windowId = windowId;
+    void this.retake(undefined);
   }
 
   /**
@@ -250,6 +271,15 @@ export class PaneWatch {
       bound = false;
       off();
     };
+  }
+
+  /** Whether the pane is in the session this client sees; when not, the hub is told to follow it. */
+  private async present(): Promise<boolean> {
+    // No -t: a control client's command targets the client's own session.
+    const panes = await this.client.command(["list-panes", "-s", "-F", "#{pane_id}"], { timeoutMs: 5000 });
+    if (panes.includes(this.paneId)) return true;
+    this.displaced();
+    return false;
   }
 
   /** Hands the question "where is the pane now" to the owner; without one the pane is gone to us. */
@@ -374,7 +404,12 @@ export class PaneWatch {
 
   private onSubscription(event: Extract<ControlEvent, { type: "subscription-changed" }>): void {
     const observer = this.observerRef;
-    if (!observer || event.paneId !== this.paneId) return;
+    if (!observer) return;
+    if (event.name === MEMBERS_SUBSCRIPTION) {
+      if (!event.value.split(" ").includes(this.paneId)) this.displaced();
+      return;
+    }
+    if (event.paneId !== this.paneId) return;
     if (event.name !== PANES_SUBSCRIPTION) return;
     const [dead, pid, status, signal, held] = event.value.split(" ");
     if (pid !== undefined && pid !== "" && Number(pid) !== observer.identity.panePid) this.markRespawned();
@@ -455,6 +490,11 @@ export class PaneWatch {
 }
 
 const MAX_RESEEDS = 5;
+
+/** Best effort: without them a dead pane or a silent move is found by the next check or event. */
+function subscribe(client: ControlClient): void {
+  for (const argv of SUBSCRIBE) client.command(argv).catch(() => undefined);
+}
 
 /** `#{pane_dead_status} #{pane_dead_signal}` as an exit; undefined when tmux recorded neither. */
 export function exitOf(status: string | undefined, signal: string | undefined): PaneExit | undefined {
