@@ -4,6 +4,7 @@
 // a pane id is ours only on the server whose pid (and socket inode, when both can be stat-ed)
 // match, asked of the server we actually talk to.
 import { stat } from "node:fs/promises";
+import { canonicalPaneId, samePane } from "../tmux/pane-id.js";
 import type { TmuxServer } from "../tmux/server.js";
 
 export interface OwnPane {
@@ -17,8 +18,9 @@ export interface OwnPane {
 
 /** The pane panescope runs in, from its environment; undefined outside tmux. */
 export function ownPaneFromEnv(env: Record<string, string | undefined>): OwnPane | undefined {
-  const paneId = env.TMUX_PANE;
-  if (paneId === undefined || !/^%\d+$/.test(paneId)) return undefined;
+  const pane = env.TMUX_PANE;
+  if (pane === undefined || !/^%\d+$/.test(pane)) return undefined;
+  const paneId = canonicalPaneId(pane);
   const tmux = env.TMUX ?? "";
   // The socket path may itself contain commas: pid and session are the last two fields.
   const last = tmux.lastIndexOf(",");
@@ -43,7 +45,8 @@ async function socketId(path: string): Promise<string | undefined> {
  * TMUX_PANE but no usable TMUX it cannot tell, and answers true (refusing more, not less).
  */
 export async function isOwnPane(own: OwnPane | undefined, server: TmuxServer, paneId: string): Promise<boolean> {
-  if (own === undefined || paneId !== own.paneId) return false;
+  // tmux reads %00 as %0: compared as numbers, never as strings.
+  if (own === undefined || !samePane(paneId, own.paneId)) return false;
   if (own.serverPid === undefined && own.socket === undefined) return true;
   const [line = ""] = await server.run(["display-message", "-p", "#{pid} #{socket_path}"]);
   const space = line.indexOf(" ");
