@@ -1,6 +1,7 @@
 // Small tmux questions the input and manage tools ask about one pane, and the argv escaping they need.
 import { PanescopeError } from "../errors.js";
 import { TmuxFormat } from "../tmux/format.js";
+import { samePane } from "../tmux/pane-id.js";
 import { STATUS_OPTION, type TmuxServer } from "../tmux/server.js";
 import type { ToolContext } from "./context.js";
 import { isOwnPane } from "./own-pane.js";
@@ -17,7 +18,7 @@ export interface PaneFacts {
 export async function paneFacts(server: TmuxServer, paneId: string): Promise<PaneFacts | undefined> {
   // tmux 3.3a: `display -p -t %999` prints an empty line and exits 0 when the pane does not exist.
   const found = await server.display(paneId, new TmuxFormat({ paneId: "pane_id", pid: "pane_pid", dead: "pane_dead", status: "pane_dead_status", held: STATUS_OPTION }));
-  if (found?.paneId !== paneId || !/^\d+$/.test(found.pid)) return undefined;
+  if (found === undefined || !samePane(found.paneId, paneId) || !/^\d+$/.test(found.pid)) return undefined;
   // A pane panescope opened is held open after its program ends, its status in STATUS_OPTION.
   const status = found.held || (found.dead === "1" ? found.status : "");
   return { paneId, pid: Number(found.pid), dead: found.dead === "1" || found.held !== "", ...(/^\d+$/.test(status) ? { exitStatus: Number(status) } : {}) };

@@ -11,6 +11,7 @@ import type { PaneObserver } from "../observe/pane.js";
 import type { ControlClientOptions } from "../tmux/client.js";
 import { TmuxFormat } from "../tmux/format.js";
 import type { SessionRegistryOptions } from "../tmux/sessions.js";
+import { samePane } from "../tmux/pane-id.js";
 import { validatePaneId, type TmuxServer } from "../tmux/server.js";
 import { inSession, locate } from "./follow.js";
 import { Liveness } from "./liveness.js";
@@ -118,7 +119,7 @@ export class Hub {
   async resolvePane(paneId: string | undefined, cursor: string | undefined): Promise<string> {
     if (cursor !== undefined) {
       const fromCursor = `%${decodeCursor(cursor, this.key).pane}`;
-      if (paneId !== undefined && paneId !== fromCursor) {
+      if (paneId !== undefined && !samePane(paneId, fromCursor)) {
         throw new PanescopeError(
           "cursor-other-pane",
           `the cursor belongs to pane ${fromCursor}, not ${paneId}: omit paneId, or omit cursor to start watching ${paneId}`,
@@ -177,8 +178,9 @@ export class Hub {
   }
 
   /** The entry answering for a pane: an existing watch if it still does, else a new one. */
-  private async entry(paneId: string): Promise<Entry> {
-    validatePaneId(paneId);
+  private async entry(id: string): Promise<Entry> {
+    // One watch per pane however its id is spelled (%07 is %7 to tmux): the map's key is canonical.
+    const paneId = validatePaneId(id);
     const pending = this.watches.get(paneId);
     if (pending) {
       const entry = await pending.catch(() => undefined);
@@ -268,8 +270,12 @@ export class Hub {
     }
     if (where.dead) watch.markClosed(where.exit);
     const current = watch.currentSession;
-    // Still where we see it (a window can be linked into several sessions): nothing to follow.
-    if (watch.connected && current !== undefined && (current === where.sessionId || (await inSession(this.server, current, paneId)))) return;
+    // Still where we see it (a window can be linked into several sessions), maybe in another of its
+    // windows: the watch learns which, so that window leaving the session is seen too.
+    if (watch.connected && current !== undefined && (current === where.sessionId || (await inSession(this.server, current, paneId)))) {
+      watch.stayed(where.windowId);
+      return;
+    }
     // tmux 3.2: a session with panes that remain on exit is polled, never streamed (dead-pane-guard.ts).
     if (!(await this.starter.deadPanes.streamable(where.sessionId))) {
       entry.replace = "not-streaming";

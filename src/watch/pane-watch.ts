@@ -7,7 +7,7 @@ import type { ControlClient } from "../tmux/client.js";
 import { STATUS_OPTION } from "../tmux/server.js";
 import type { ControlEvent } from "../tmux/events.js";
 import { parseLayout } from "../tmux/layout.js";
-import { paneSubscription, subscribedPane, subscriptionName } from "../tmux/subscriptions.js";
+import { paneSubscription, sessionSubscription, subscribedPane, subscriptionName } from "../tmux/subscriptions.js";
 import type { TmuxVersion } from "../tmux/version.js";
 import { PaneObserver, type PaneIdentity, type PaneObserverOptions } from "../observe/pane.js";
 import { DEFAULT_SCROLLBACK } from "../observe/screen.js";
@@ -68,6 +68,16 @@ type Mode = "dropping" | "recording" | "holding" | "live";
 export const PANES_SUBSCRIPTION = "panescope_panes";
 let watches = 0;
 const PANE_FORMAT = `#{pane_dead} #{pane_pid} #{pane_dead_status} #{pane_dead_signal} #{${STATUS_OPTION}}`;
+/**
+ * Every pane of the client's session, checked by tmux once a second. Some moves out of the session
+ * send a control client nothing at all (`swap-window` with another session's window, 3.2a–3.7c),
+ * and an event can name a window the watch did not know yet (a pane broken out into a new window of
+ * the same session, then moved on): when our pane is missing from this list it has left, and is
+ * followed. A session subscription: only asked of tmux 3.7+ (tmux/subscriptions.ts); on 3.2a–3.6a
+ * a quiet pane someone reads is looked for instead (presence.ts).
+ */
+export const MEMBERS_SUBSCRIPTION = "panescope_members";
+const MEMBERS_FORMAT = "#{W:#{P:#{pane_id} }}";
 
 export class PaneWatch {
   lastUsed = Date.now();
@@ -103,6 +113,7 @@ export class PaneWatch {
         received: () => this.confirmer.received,
         ready: () => this.mode === "live" && !this.retaking,
         settled: () => this.confirmer.held === 0,
+        present: () => this.present(),
         healed: (_state, rows) => this.options.log?.(`healed ${this.paneId}: ${rows.length > 0 ? `rows ${rows.join(",")}` : "the cursor"} differed from tmux's screen`),
       }),
   });
@@ -203,6 +214,16 @@ export class PaneWatch {
   }
 
   /**
+   * The hub found the pane still in this client's session, maybe in another window (`break-pane -d`
+   * sends no layout for the new window): learn its window and size again from tmux, nothing lost.
+   */
+  stayed(windowId: string): void {
+    if (this.disposed || !this.observerRef) return;
+    this.windowId = windowId;
+    void this.retake(undefined);
+  }
+
+  /**
    * Asks tmux, through the watching client, whether the pane is still alive and the same process.
    * The reply comes after every byte tmux had queued for us before it, so it covers all received.
    */
@@ -264,6 +285,15 @@ export class PaneWatch {
     };
   }
 
+  /** Whether the pane is in the session this client sees; when not, the hub is told to follow it. */
+  private async present(): Promise<boolean> {
+    // No -t: a control client's command targets the client's own session.
+    const panes = await this.client.command(["list-panes", "-s", "-F", "#{pane_id}"], { timeoutMs: 5000 });
+    if (panes.includes(this.paneId)) return true;
+    this.displaced();
+    return false;
+  }
+
   /** Hands the question "where is the pane now" to the owner; without one the pane is gone to us. */
   private displaced(): void {
     if (this.disposed || !this.observerRef) return;
@@ -299,8 +329,12 @@ export class PaneWatch {
   private subscribe(): void {
     const argument = paneSubscription(this.options.version, PANES_SUBSCRIPTION, this.paneId, this.windowId, PANE_FORMAT, this.tag);
     if (argument === this.subscribed || this.client.closed) return;
+    // First on this client (start, a move): also the session's pane list where that is safe (the
+    // same argument from every watch of the client; asking again only reports the list again).
+    const members = this.subscribed === "" ? sessionSubscription(this.options.version, MEMBERS_SUBSCRIPTION, MEMBERS_FORMAT) : undefined;
     this.subscribed = argument;
     this.client.command(["refresh-client", "-B", argument]).catch(() => undefined);
+    if (members !== undefined) this.client.command(["refresh-client", "-B", members]).catch(() => undefined);
   }
 
   /** Drops a subscription of this pane's own (the per-window form); the shared `%*` one stays. */
@@ -407,7 +441,12 @@ export class PaneWatch {
 
   private onSubscription(event: Extract<ControlEvent, { type: "subscription-changed" }>): void {
     const observer = this.observerRef;
-    if (!observer || subscribedPane(PANES_SUBSCRIPTION, event) !== this.paneId) return;
+    if (!observer) return;
+    if (event.name === MEMBERS_SUBSCRIPTION) {
+      if (!event.value.split(" ").includes(this.paneId)) this.displaced();
+      return;
+    }
+    if (subscribedPane(PANES_SUBSCRIPTION, event) !== this.paneId) return;
     const [dead, pid, status, signal, held] = event.value.split(" ");
     if (pid !== undefined && pid !== "" && Number(pid) !== observer.identity.panePid) this.markRespawned();
     else if (held !== undefined && held !== "") this.markClosed(exitOf(held, undefined));

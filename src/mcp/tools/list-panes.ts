@@ -1,7 +1,7 @@
 // list_panes: every pane of the tmux server, with what an agent needs to pick one.
 import { z } from "zod";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
-import { isOwnPane } from "../own-pane.js";
+import { isOwnPane, panesHoldingUs } from "../own-pane.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
 
@@ -45,6 +45,8 @@ export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
         const listed = await ctx.server.listPanes();
         const heals = new Map(ctx.hub.watching.map((w) => [w.paneId, w.heals]));
         const own = listed.some((p) => p.paneId === ctx.ownPane?.paneId) && (await isOwnPane(ctx.ownPane, ctx.server, ctx.ownPane?.paneId ?? ""));
+        // Also without TMUX_PANE: the panes whose process is our ancestor or whose terminal is ours.
+        const holders = await panesHoldingUs(ctx.server);
         const panes = listed.map((p) => ({
           paneId: p.paneId,
           session: p.sessionName,
@@ -65,7 +67,7 @@ export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
           ...(heals.get(p.paneId) ? { healed: heals.get(p.paneId) } : {}),
           alternate: p.alternate,
           opened: ctx.opened.get(p.paneId)?.pid === p.pid,
-          self: own && p.paneId === ctx.ownPane?.paneId,
+          self: (own && p.paneId === ctx.ownPane?.paneId) || holders.has(p.paneId),
         }));
         const lines = panes.map((p) => {
           const ended = p.exitStatus !== undefined || p.exitSignal !== undefined ? `ended (${[p.exitStatus !== undefined && `exit ${p.exitStatus}`, p.exitSignal && `signal ${p.exitSignal}`].filter(Boolean).join(", ")})` : false;
