@@ -215,10 +215,14 @@ export class Hub {
     await entry.following;
     // Without a client: find the pane again (or learn that the server restarted) on every read.
     if (!watch.connected) await this.follow(paneId, entry);
+    // tmux 3.2a–3.6a are not told of every move (watch/presence.ts): a pane quiet for a second is
+    // looked for first; when it left, the answer waits for the follow (flagged "moved"). A client
+    // far behind another pane's flood answers late: the read goes on, the look finishes on its own.
+    else if (!(await within(watch.stillThere(), LOOK_WAIT_MS, true))) await entry.following;
     if (entry.replace) return entry.replace;
     // A closed pane that sent output again was respawned (a dead pane prints nothing): before
     // answering `closed`, let tmux say who wrote it. Only dead panes wait; floods never do.
-    if (watch.observer.closed && watch.unconfirmed > 0) await within(watch.confirmed(), CONFIRM_WAIT_MS);
+    if (watch.observer.closed && watch.unconfirmed > 0) await within(watch.confirmed(), CONFIRM_WAIT_MS, undefined);
     return watch.respawned ? "respawned" : undefined;
   }
 
@@ -344,10 +348,13 @@ export class Hub {
 
 /** How long a read of a closed pane waits for tmux to say who wrote output that came after. */
 const CONFIRM_WAIT_MS = 5000;
+/** How long a read waits for tmux to say whether a quiet pane is still in its client's session. */
+const LOOK_WAIT_MS = 1000;
 
-/** Resolves when `promise` does or after `ms`, whichever is first. */
-async function within(promise: Promise<void>, ms: number): Promise<void> {
+/** What `promise` resolves to, or `otherwise` after `ms`, whichever is first. */
+async function within<T>(promise: Promise<T>, ms: number, otherwise: T): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  const result = await Promise.race([promise, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(otherwise), ms)))]);
   clearTimeout(timer);
+  return result;
 }

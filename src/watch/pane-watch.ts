@@ -18,6 +18,7 @@ import { FailurePause } from "./failure-pause.js";
 import type { Liveness } from "./liveness.js";
 import { auditPane } from "./replica-check.js";
 import { PaneProcess } from "./pane-process.js";
+import { Presence } from "./presence.js";
 import { livenessCommand, parseLiveness, parseProbe, seedCommands, type PaneProbe } from "./probe.js";
 import type { WidthPolicy } from "../observe/width-policy.js";
 
@@ -103,6 +104,8 @@ export class PaneWatch {
   private unbind: () => void = () => undefined;
   /** Live output waits here until tmux confirms the pane still runs the observer's process. */
   private readonly confirmer: Confirmer;
+  /** Where tmux cannot be asked to report the session's panes (3.2a–3.6a): looks on read (presence.ts). */
+  private readonly presence: Presence | undefined;
   readonly auditor = new Auditor({
     audit: () =>
       auditPane({
@@ -137,6 +140,9 @@ export class PaneWatch {
       },
       options.liveness,
     );
+    if (sessionSubscription(options.version, MEMBERS_SUBSCRIPTION, MEMBERS_FORMAT) === undefined) {
+      this.presence = new Presence({ look: () => this.present(), waiting: () => (this.observerRef?.waiting ?? 0) > 0 && !this.observerRef?.closed });
+    }
     this.bind(client);
   }
 
@@ -224,6 +230,17 @@ export class PaneWatch {
   }
 
   /**
+   * Where no subscription reports the session's panes (tmux 3.2a–3.6a): a reader is about to look
+   * at the pane, so if it was quiet for a second, ask tmux whether it is still in this client's
+   * session (presence.ts). False when it left: the owner is already following it. Elsewhere, and
+   * for a pane that printed since the last look, true at once, nothing asked.
+   */
+  stillThere(): Promise<boolean> {
+    if (!this.presence || this.disposed || !this.observerRef || this.observerRef.closed || this.client.closed) return Promise.resolve(true);
+    return this.presence.check();
+  }
+
+  /**
    * Asks tmux, through the watching client, whether the pane is still alive and the same process.
    * The reply comes after every byte tmux had queued for us before it, so it covers all received.
    */
@@ -263,6 +280,7 @@ export class PaneWatch {
     clearTimeout(this.failureTimer);
     this.confirmer.stop();
     this.auditor.dispose();
+    this.presence?.dispose();
     this.unsubscribe();
     this.unbind();
     this.observerRef?.dispose();
@@ -380,6 +398,7 @@ export class PaneWatch {
       case "output":
         if (event.paneId !== this.paneId) return;
         this.auditor.onOutput();
+        this.presence?.heard();
         if (this.mode === "live") this.confirmer.hold(event.data);
         else if (this.mode === "holding") this.held.push(event.data);
         else if (this.mode === "recording") this.observer.appendRaw(event.data);
