@@ -222,11 +222,20 @@ export class PaneWatch {
   /**
    * The hub found the pane still in this client's session, maybe in another window (`break-pane -d`
    * sends no layout for the new window): learn its window and size again from tmux, nothing lost.
+   * Not by a capture: its pause drops output tmux had read but not yet sent us (tmux 3.3+), whose
+   * effect the captured screen shows while the output stream never has it, unflagged.
    */
   stayed(windowId: string): void {
     if (this.disposed || !this.observerRef) return;
     this.windowId = windowId;
-    void this.retake(undefined);
+    this.subscribe();
+    void this.client
+      .command(["display-message", "-p", "-t", this.paneId, "#{pane_width} #{pane_height}"], { timeoutMs: 5000 })
+      .then(([size = ""]) => {
+        const [cols = 0, rows = 0] = size.split(" ").map(Number);
+        if (cols > 0 && rows > 0) this.resized(cols, rows);
+      })
+      .catch(() => undefined);
   }
 
   /**
@@ -447,15 +456,19 @@ export class PaneWatch {
       // Also a pane joined into another window of the same session: that window is ours now.
       this.windowId = event.windowId;
       this.subscribe();
-      if (pane.cols === this.size.cols && pane.rows === this.size.rows) return;
-      this.size = { cols: pane.cols, rows: pane.rows };
-      // Follow at once (in stream order); once quiet, make sure the reflow agrees with tmux's.
-      this.observerRef.resize(pane.cols, pane.rows);
-      this.auditor.schedule();
+      this.resized(pane.cols, pane.rows);
     } else if (event.windowId === this.windowId) {
       // The pane left its window: it exited, or was broken out, joined or swapped elsewhere.
       this.displaced();
     }
+  }
+
+  /** tmux says the pane is this size: follow at once (in stream order); once quiet, make sure the reflow agrees with tmux's. */
+  private resized(cols: number, rows: number): void {
+    if (!this.observerRef || this.disposed || (cols === this.size.cols && rows === this.size.rows)) return;
+    this.size = { cols, rows };
+    this.observerRef.resize(cols, rows);
+    this.auditor.schedule();
   }
 
   private onSubscription(event: Extract<ControlEvent, { type: "subscription-changed" }>): void {
