@@ -21,11 +21,14 @@ type Subscription = Extract<ControlEvent, { type: "subscription-changed" }>;
  * `name`. On versions that survive a sessionless client, one `%*` subscription per client covers
  * every pane (the same argument from every watch: re-adding it only reports all panes again).
  * Otherwise, and when the version is not known, one `@W` subscription per pane and `tag` (a word
- * that tells two watches of one pane apart), renewed when the pane changes window. Read the
- * answers with subscribedPane.
+ * that tells two watches of one pane apart), renewed when the pane changes window; none while
+ * the window is not known. Read the answers with subscribedPane.
  */
-export function paneSubscription(version: TmuxVersion | undefined, name: string, paneId: string, windowId: string, format: string, tag: string): string {
+export function paneSubscription(version: TmuxVersion | undefined, name: string, paneId: string, windowId: string, format: string, tag: string): string | undefined {
   if (version !== undefined && !version.crashesOnSessionlessSubscription) return `${name}:%*:${format}`;
+  // Anything but `@N` or `%N` there makes a session subscription (cmd-refresh-client.c), which
+  // crashes the same way (control_check_subs_session reads `s->id`): no window known, none asked.
+  if (!/^@\d+$/.test(windowId) || !/^%\d+$/.test(paneId)) return undefined;
   // The value is empty while the pane is not in the window (moved away: the watch follows it).
   return `${name}-${paneId}-${tag}:${windowId}:#{P:#{?#{==:#{pane_id},${paneId}},${format},}}`;
 }
@@ -33,7 +36,7 @@ export function paneSubscription(version: TmuxVersion | undefined, name: string,
 /**
  * The `refresh-client -B` argument that reports `format` for the client's session (an empty target)
  * under `name`, or undefined where that form can crash tmux (3.2a–3.6a, and a version not known):
- * a session subscription walks `c->session` unchecked just as `%*` does.
+ * control_check_subs_session reads `s->id` of a client without a session (measured: `segfault at 0`).
  */
 export function sessionSubscription(version: TmuxVersion | undefined, name: string, format: string): string | undefined {
   return version !== undefined && !version.crashesOnSessionlessSubscription ? `${name}::${format}` : undefined;
@@ -53,8 +56,9 @@ export function subscribedPane(name: string, event: Subscription): string | unde
 }
 
 /**
- * The `refresh-client -B` argument that reports `format` for every pane of window `windowId`,
- * concatenated (the window's pane loop): safe on every version. Name: `${name}-@W`.
+ * The `refresh-client -B` argument that reports `format` for every pane of window `windowId` (an
+ * `@N`: anything else would make a session subscription), concatenated (the window's pane loop):
+ * safe on every version. Name: `${name}-@W`.
  */
 export function windowPanesSubscription(name: string, windowId: string, format: string): string {
   return `${name}-${windowId}:${windowId}:#{P:${format}}`;

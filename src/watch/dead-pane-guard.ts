@@ -44,11 +44,12 @@ export class DeadPaneGuard {
     if (this.guarded.has(client) || !(await this.server.version()).crashesOnDeadPaneOutput) return;
     this.guarded.add(client);
     const subscribe = (windowId: string): void => {
+      if (!/^@\d+$/.test(windowId)) return;
       client.command(["refresh-client", "-B", windowPanesSubscription(SUBSCRIPTION, windowId, WINDOW_ROE)]).catch(() => undefined);
     };
     const subscribeAll = async (): Promise<void> => {
       const windows = await client.command(["list-windows", "-F", "#{window_id}"]).catch(() => []);
-      for (const windowId of windows) if (/^@\d+$/.test(windowId)) subscribe(windowId);
+      for (const windowId of windows) subscribe(windowId);
     };
     const off = client.on((event) => {
       if (event.type === "window-add") subscribe(event.windowId);

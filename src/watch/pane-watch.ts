@@ -355,7 +355,7 @@ export class PaneWatch {
    */
   private subscribe(): void {
     const argument = paneSubscription(this.options.version, PANES_SUBSCRIPTION, this.paneId, this.windowId, PANE_FORMAT, this.tag);
-    if (argument === this.subscribed || this.client.closed) return;
+    if (argument === undefined || argument === this.subscribed || this.client.closed) return;
     // First on this client (start, a move): also the session's pane list where that is safe (the
     // same argument from every watch of the client; asking again only reports the list again).
     const members = this.subscribed === "" ? sessionSubscription(this.options.version, MEMBERS_SUBSCRIPTION, MEMBERS_FORMAT) : undefined;

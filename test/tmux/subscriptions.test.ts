@@ -18,7 +18,7 @@ const event = (name: string, paneId: string, value: string): Subscription => ({
 });
 
 describe("subscriptions", () => {
-  it("3.2a–3.6a crash on a sessionless client's %* subscription, 3.7c and later do not", () => {
+  it("3.2a–3.6a crash on a sessionless client's %* (or session) subscription, 3.7c and later do not", () => {
     expect(Object.fromEntries(["3.2a", "3.3a", "3.4", "3.5a", "3.6a", "3.7c", "next-3.8", "master"].map((l) => [l, v(l).crashesOnSessionlessSubscription]))).toEqual({
       "3.2a": true,
       "3.3a": true,
@@ -35,11 +35,13 @@ describe("subscriptions", () => {
     for (const version of [v("3.2a"), v("3.3a"), v("3.6a"), undefined]) {
       const argument = paneSubscription(version, "s", "%5", "@2", "#{pane_dead}", "7");
       expect(argument).toBe("s-%5-7:@2:#{P:#{?#{==:#{pane_id},%5},#{pane_dead},}}");
-      expect(argument.split(":")[1]).toMatch(/^@\d+$/);
+      expect(argument?.split(":")[1]).toMatch(/^@\d+$/);
     }
     for (const version of [v("3.2a"), v("3.3a"), v("3.4"), v("3.5a"), v("3.6a"), undefined]) expect(sessionSubscription(version, "m", "#{W:x}")).toBeUndefined();
     expect(sessionSubscription(v("3.7c"), "m", "#{W:x}")).toBe("m::#{W:x}");
     expect(paneSubscription(v("3.7c"), "s", "%5", "@2", "#{pane_dead}", "7")).toBe("s:%*:#{pane_dead}");
+    // An unknown window would make a session subscription (`name::…`), which crashes alike.
+    for (const windowId of ["", "-", "$1", "@*", "@2:x"]) expect(paneSubscription(v("3.3a"), "s", "%5", windowId, "#{pane_dead}", "7")).toBeUndefined();
     expect(windowPanesSubscription("r", "@3", "#{remain-on-exit} ")).toBe("r-@3:@3:#{P:#{remain-on-exit} }");
     expect(subscriptionName("s-%5-7:@2:#{P:x}")).toBe("s-%5-7");
   });
