@@ -1,10 +1,14 @@
-// The pane panescope itself runs in, recognised by tmux identity rather than by path strings: a
-// socket path can be spelled many ways (`//tmp/x`, `/tmp/./x`, a symlink), a server cannot. tmux
-// sets TMUX="socket,server-pid,session" and TMUX_PANE="%N" in every pane (environ.c, 3.2a–3.7c);
-// a pane id is ours only on the server whose pid (and socket inode, when both can be stat-ed)
-// match, asked of the server we actually talk to.
+// The pane panescope itself runs in, two ways. From the environment, recognised by tmux identity
+// rather than by path strings: a socket path can be spelled many ways (`//tmp/x`, `/tmp/./x`, a
+// symlink), a server cannot. tmux sets TMUX="socket,server-pid,session" and TMUX_PANE="%N" in every
+// pane (environ.c, 3.2a–3.7c); a pane id is ours only on the server whose pid (and socket inode,
+// when both can be stat-ed) match, asked of the server we actually talk to. And from what the
+// process is (own-process.ts), for clients that start panescope without that environment.
 import { stat } from "node:fs/promises";
+import { canonicalPaneId, samePane } from "../tmux/pane-id.js";
+import { TmuxFormat } from "../tmux/format.js";
 import type { TmuxServer } from "../tmux/server.js";
+import { holds, readSelf, type ProcessSelf } from "./own-process.js";
 
 export interface OwnPane {
   /** TMUX_PANE: the pane id on the server panescope runs under. */
@@ -17,8 +21,9 @@ export interface OwnPane {
 
 /** The pane panescope runs in, from its environment; undefined outside tmux. */
 export function ownPaneFromEnv(env: Record<string, string | undefined>): OwnPane | undefined {
-  const paneId = env.TMUX_PANE;
-  if (paneId === undefined || !/^%\d+$/.test(paneId)) return undefined;
+  const pane = env.TMUX_PANE;
+  if (pane === undefined || !/^%\d+$/.test(pane)) return undefined;
+  const paneId = canonicalPaneId(pane);
   const tmux = env.TMUX ?? "";
   // The socket path may itself contain commas: pid and session are the last two fields.
   const last = tmux.lastIndexOf(",");
@@ -39,11 +44,58 @@ async function socketId(path: string): Promise<string | undefined> {
 }
 
 /**
- * True when `paneId` is the pane panescope runs in, on the server `server` talks to. With
- * TMUX_PANE but no usable TMUX it cannot tell, and answers true (refusing more, not less).
+ * True when `paneId` is the pane panescope runs in, on the server `server` talks to: its
+ * environment says so, or the pane's process is an ancestor of ours, or its terminal is ours.
+ * With TMUX_PANE but no usable TMUX it cannot tell, and answers true (refusing more, not less).
  */
-export async function isOwnPane(own: OwnPane | undefined, server: TmuxServer, paneId: string): Promise<boolean> {
-  if (own === undefined || paneId !== own.paneId) return false;
+export async function isOwnPane(own: OwnPane | undefined, server: TmuxServer, paneId: string, self: ProcessSelf = readSelf()): Promise<boolean> {
+  if (await ownByEnv(own, server, paneId)) return true;
+  return holdsUs(server, paneId, self);
+}
+
+/** Every pane of the server that holds this process, by ancestry or terminal (list_panes' `self`). */
+export async function panesHoldingUs(server: TmuxServer, self: ProcessSelf = readSelf()): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (!(await mayHoldUs(server, self))) return found;
+  const panes = await server.query(["list-panes", "-a", "-F", HOLDER.text], HOLDER, { timeoutMs: 5000 }).catch(() => []);
+  for (const pane of panes) if (holds(self, Number(pane.panePid), pane.paneTty)) found.add(pane.paneId);
+  return found;
+}
+
+const HOLDER = new TmuxFormat({ paneId: "pane_id", panePid: "pane_pid", paneTty: "pane_tty" });
+
+/** The server's pid, asked once per server object: a server born after us cannot be our ancestor. */
+const serverPids = new WeakMap<TmuxServer, number>();
+
+/**
+ * Whether any pane of the server could hold us: we have a terminal (a pane's, maybe), or the server
+ * is one of our ancestors (a pane's process is the server's child). Spares a tmux command per call
+ * to the usual MCP server, started by a client outside tmux over pipes.
+ */
+async function mayHoldUs(server: TmuxServer, self: ProcessSelf): Promise<boolean> {
+  if (self.ttys.size > 0) return true;
+  let pid = serverPids.get(server);
+  if (pid === undefined) {
+    const [line = ""] = await server.run(["display-message", "-p", "#{pid}"]).catch(() => []);
+    if (!/^\d+$/.test(line)) return false; // no server answering: no pane to protect
+    pid = Number(line);
+    serverPids.set(server, pid);
+  }
+  return self.lineage.includes(pid);
+}
+
+/** Whether the pane `paneId` holds this process (ancestry or terminal), asked of the server. */
+async function holdsUs(server: TmuxServer, paneId: string, self: ProcessSelf): Promise<boolean> {
+  if (!(await mayHoldUs(server, self))) return false;
+  // A pane that does not exist holds nothing: the tool's own command then says it is unknown.
+  const found = await server.display(paneId, HOLDER, { timeoutMs: 5000 }).catch(() => undefined);
+  if (found === undefined || !samePane(found.paneId, paneId)) return false;
+  return holds(self, Number(found.panePid), found.paneTty);
+}
+
+async function ownByEnv(own: OwnPane | undefined, server: TmuxServer, paneId: string): Promise<boolean> {
+  // tmux reads %00 as %0: compared as numbers, never as strings.
+  if (own === undefined || !samePane(paneId, own.paneId)) return false;
   if (own.serverPid === undefined && own.socket === undefined) return true;
   const [line = ""] = await server.run(["display-message", "-p", "#{pid} #{socket_path}"]);
   const space = line.indexOf(" ");

@@ -1,6 +1,7 @@
 // Small tmux questions the input and manage tools ask about one pane, and the argv escaping they need.
 import { PanescopeError } from "../errors.js";
 import { TmuxFormat } from "../tmux/format.js";
+import { samePane } from "../tmux/pane-id.js";
 import type { TmuxServer } from "../tmux/server.js";
 import { openedPane } from "../watch/opened-pane.js";
 import type { ToolContext } from "./context.js";
@@ -20,7 +21,7 @@ export interface PaneFacts {
 export async function paneFacts(server: TmuxServer, paneId: string): Promise<PaneFacts | undefined> {
   // tmux 3.3a: `display -p -t %999` prints an empty line and exits 0 when the pane does not exist.
   const found = await server.display(paneId, new TmuxFormat({ paneId: "pane_id", pid: "pane_pid", dead: "pane_dead", status: "pane_dead_status" }));
-  if (found?.paneId !== paneId || !/^\d+$/.test(found.pid)) return undefined;
+  if (found === undefined || !samePane(found.paneId, paneId) || !/^\d+$/.test(found.pid)) return undefined;
   // Ours, and how it ended, are read from the pane's process, never from an option (opened-pane.ts).
   const opened = openedPane(Number(found.pid));
   const status = opened?.ended ?? (found.dead === "1" && /^\d+$/.test(found.status) ? Number(found.status) : undefined);

@@ -2,6 +2,7 @@
 // Inputs carry the bounds and messages an agent needs; outputs are types only (the tool
 // descriptions say what the fields mean, once): every tool list costs the agent its size.
 import { z } from "zod";
+import { canonicalPaneId } from "../tmux/pane-id.js";
 
 export const MAX_CURSOR_CHARS = 200;
 export const MAX_LINES = 10_000;
@@ -10,7 +11,9 @@ export const MAX_BYTES = 4 * 1024 * 1024;
 export const paneId = z
   .string()
   .max(12, "paneId is a tmux pane id like %3 (list_panes shows them)")
-  .regex(/^%\d{1,9}$/, "paneId must be a tmux pane id like %3: a % and digits, nothing else (list_panes shows them)");
+  .regex(/^%\d{1,9}$/, "paneId must be a tmux pane id like %3: a % and digits, nothing else (list_panes shows them)")
+  // tmux reads %03 as %3: every tool sees one spelling, so no comparison can tell them apart.
+  .overwrite(canonicalPaneId);
 
 /** A cursor, undescribed: for tools whose description already says where cursors come from. */
 export const bareCursor = z

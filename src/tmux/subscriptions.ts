@@ -33,6 +33,15 @@ export function paneSubscription(version: TmuxVersion | undefined, name: string,
   return `${name}-${paneId}-${tag}:${windowId}:#{P:#{?#{==:#{pane_id},${paneId}},${format},}}`;
 }
 
+/**
+ * The `refresh-client -B` argument that reports `format` for the client's session (an empty target)
+ * under `name`, or undefined where that form can crash tmux (3.2a–3.6a, and a version not known):
+ * control_check_subs_session reads `s->id` of a client without a session (measured: `segfault at 0`).
+ */
+export function sessionSubscription(version: TmuxVersion | undefined, name: string, format: string): string | undefined {
+  return version !== undefined && !version.crashesOnSessionlessSubscription ? `${name}::${format}` : undefined;
+}
+
 /** The name a paneSubscription argument gives its subscription (what `refresh-client -B NAME` drops). */
 export function subscriptionName(argument: string): string {
   const colon = argument.indexOf(":");

@@ -21,12 +21,13 @@ export type Whereabouts =
   /** The same pane id with another process in it. */
   | { kind: "respawned" }
   /** Alive (or dead under remain-on-exit) in `sessionId`, one of the sessions holding its window. */
-  | { kind: "here"; sessionId: string; dead: boolean; exit?: PaneExit };
+  | { kind: "here"; sessionId: string; windowId: string; dead: boolean; exit?: PaneExit };
 
 const WHERE = new TmuxFormat({
   paneId: "pane_id",
   panePid: "pane_pid",
   sessionId: "session_id",
+  windowId: "window_id",
   dead: "pane_dead",
   status: "pane_dead_status",
   signal: "pane_dead_signal",
@@ -61,7 +62,7 @@ export async function locate(server: TmuxServer, paneId: string, identity: PaneI
   const status = ended ? String(held) : found.status;
   if (/^\d+$/.test(status)) exit.status = Number(status);
   if (!ended && found.signal !== "" && found.signal !== "0") exit.signal = found.signal;
-  return { kind: "here", sessionId: found.sessionId, dead, ...(dead && (exit.status !== undefined || exit.signal !== undefined) ? { exit } : {}) };
+  return { kind: "here", sessionId: found.sessionId, windowId: found.windowId, dead, ...(dead && (exit.status !== undefined || exit.signal !== undefined) ? { exit } : {}) };
 }
 
 const PANE = new TmuxFormat({ paneId: "pane_id" });

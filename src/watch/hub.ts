@@ -11,6 +11,7 @@ import type { PaneObserver } from "../observe/pane.js";
 import type { ControlClientOptions } from "../tmux/client.js";
 import { TmuxFormat } from "../tmux/format.js";
 import type { SessionRegistryOptions } from "../tmux/sessions.js";
+import { samePane } from "../tmux/pane-id.js";
 import { validatePaneId, type TmuxServer } from "../tmux/server.js";
 import type { AuditStats } from "./audit.js";
 import { inSession, locate } from "./follow.js";
@@ -135,7 +136,7 @@ export class Hub {
           `the cursor is from another tmux server (another socket) than the one this panescope watches: omit cursor to start watching a pane here, or read it through the panescope of that server`,
         );
       }
-      if (paneId !== undefined && paneId !== fromCursor) {
+      if (paneId !== undefined && !samePane(paneId, fromCursor)) {
         throw new PanescopeError(
           "cursor-other-pane",
           `the cursor belongs to pane ${fromCursor}, not ${paneId}: omit paneId, or omit cursor to start watching ${paneId}`,
@@ -209,8 +210,9 @@ export class Hub {
   }
 
   /** The entry answering for a pane: an existing watch if it still does, else a new one. */
-  private async entry(paneId: string): Promise<Entry> {
-    validatePaneId(paneId);
+  private async entry(id: string): Promise<Entry> {
+    // One watch per pane however its id is spelled (%07 is %7 to tmux): the map's key is canonical.
+    const paneId = validatePaneId(id);
     const pending = this.watches.get(paneId);
     if (pending) {
       const entry = await pending.catch(() => undefined);
@@ -245,10 +247,14 @@ export class Hub {
     await entry.following;
     // Without a client: find the pane again (or learn that the server restarted) on every read.
     if (!watch.connected) await this.follow(paneId, entry);
+    // tmux 3.2a–3.6a are not told of every move (watch/presence.ts): a pane quiet for a second is
+    // looked for first; when it left, the answer waits for the follow (flagged "moved"). A client
+    // far behind another pane's flood answers late: the read goes on, the look finishes on its own.
+    else if (!(await within(watch.stillThere(), LOOK_WAIT_MS, true))) await entry.following;
     if (entry.replace) return entry.replace;
     // A closed pane that sent output again was respawned (a dead pane prints nothing): before
     // answering `closed`, let tmux say who wrote it. Only dead panes wait; floods never do.
-    if (watch.observer.closed && watch.unconfirmed > 0) await within(watch.confirmed(), CONFIRM_WAIT_MS);
+    if (watch.observer.closed && watch.unconfirmed > 0) await within(watch.confirmed(), CONFIRM_WAIT_MS, undefined);
     return watch.respawned ? "respawned" : undefined;
   }
 
@@ -300,8 +306,12 @@ export class Hub {
     }
     if (where.dead) watch.markClosed(where.exit);
     const current = watch.currentSession;
-    // Still where we see it (a window can be linked into several sessions): nothing to follow.
-    if (watch.connected && current !== undefined && (current === where.sessionId || (await inSession(this.server, current, paneId)))) return;
+    // Still where we see it (a window can be linked into several sessions), maybe in another of its
+    // windows: the watch learns which, so that window leaving the session is seen too.
+    if (watch.connected && current !== undefined && (current === where.sessionId || (await inSession(this.server, current, paneId)))) {
+      watch.stayed(where.windowId);
+      return;
+    }
     // tmux 3.2: a session with panes that remain on exit is polled, never streamed (dead-pane-guard.ts).
     if (!(await this.starter.deadPanes.streamable(where.sessionId))) {
       entry.replace = "not-streaming";
@@ -371,10 +381,13 @@ export class Hub {
 /** How long a read of a closed pane waits for tmux to say who wrote output that came after. */
 const CONFIRM_WAIT_MS = 5000;
 const SOCKET = new TmuxFormat({ socket: "socket_path" });
+/** How long a read waits for tmux to say whether a quiet pane is still in its client's session. */
+const LOOK_WAIT_MS = 1000;
 
-/** Resolves when `promise` does or after `ms`, whichever is first. */
-async function within(promise: Promise<void>, ms: number): Promise<void> {
+/** What `promise` resolves to, or `otherwise` after `ms`, whichever is first. */
+async function within<T>(promise: Promise<T>, ms: number, otherwise: T): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  const result = await Promise.race([promise, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(otherwise), ms)))]);
   clearTimeout(timer);
+  return result;
 }

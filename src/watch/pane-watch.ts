@@ -7,7 +7,7 @@ import type { ControlClient } from "../tmux/client.js";
 import { STATUS_OPTION } from "../tmux/server.js";
 import type { ControlEvent } from "../tmux/events.js";
 import { parseLayout } from "../tmux/layout.js";
-import { paneSubscription, subscribedPane, subscriptionName } from "../tmux/subscriptions.js";
+import { paneSubscription, sessionSubscription, subscribedPane, subscriptionName } from "../tmux/subscriptions.js";
 import type { TmuxVersion } from "../tmux/version.js";
 import { PaneObserver, type PaneIdentity, type PaneObserverOptions } from "../observe/pane.js";
 import { DEFAULT_SCROLLBACK } from "../observe/screen.js";
@@ -19,6 +19,7 @@ import type { Liveness } from "./liveness.js";
 import { auditPane } from "./replica-check.js";
 import { openedPane } from "./opened-pane.js";
 import { PaneProcess } from "./pane-process.js";
+import { Presence } from "./presence.js";
 import { livenessCommand, parseLiveness, parseProbe, seedCommands, type PaneProbe } from "./probe.js";
 import type { WidthPolicy } from "../observe/width-policy.js";
 import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
@@ -71,6 +72,16 @@ type Mode = "dropping" | "recording" | "holding" | "live";
 export const PANES_SUBSCRIPTION = "panescope_panes";
 let watches = 0;
 const PANE_FORMAT = `#{pane_dead} #{pane_pid} #{pane_dead_status} #{pane_dead_signal} #{${STATUS_OPTION}}`;
+/**
+ * Every pane of the client's session, checked by tmux once a second. Some moves out of the session
+ * send a control client nothing at all (`swap-window` with another session's window, 3.2a–3.7c),
+ * and an event can name a window the watch did not know yet (a pane broken out into a new window of
+ * the same session, then moved on): when our pane is missing from this list it has left, and is
+ * followed. A session subscription: only asked of tmux 3.7+ (tmux/subscriptions.ts); on 3.2a–3.6a
+ * a quiet pane someone reads is looked for instead (presence.ts).
+ */
+export const MEMBERS_SUBSCRIPTION = "panescope_members";
+const MEMBERS_FORMAT = "#{W:#{P:#{pane_id} }}";
 
 export class PaneWatch {
   lastUsed = Date.now();
@@ -96,6 +107,8 @@ export class PaneWatch {
   private unbind: () => void = () => undefined;
   /** Live output waits here until tmux confirms the pane still runs the observer's process. */
   private readonly confirmer: Confirmer;
+  /** Where tmux cannot be asked to report the session's panes (3.2a–3.6a): looks on read (presence.ts). */
+  private readonly presence: Presence | undefined;
   readonly auditor = new Auditor({
     audit: () =>
       auditPane({
@@ -107,6 +120,7 @@ export class PaneWatch {
         // A pane beyond the emulator's cap differs from tmux's by design (its answers say so).
         ready: () => this.mode === "live" && !this.retaking && !this.observer.capped,
         settled: () => this.confirmer.held === 0,
+        present: () => this.present(),
         healed: (_state, rows) => this.options.log?.(`healed ${this.paneId}: ${rows.length > 0 ? `rows ${rows.join(",")}` : "the cursor"} differed from tmux's screen`),
       }),
   });
@@ -130,6 +144,9 @@ export class PaneWatch {
       },
       options.liveness,
     );
+    if (sessionSubscription(options.version, MEMBERS_SUBSCRIPTION, MEMBERS_FORMAT) === undefined) {
+      this.presence = new Presence({ look: () => this.present(), waiting: () => (this.observerRef?.waiting ?? 0) > 0 && !this.observerRef?.closed });
+    }
     this.bind(client);
   }
 
@@ -207,6 +224,36 @@ export class PaneWatch {
   }
 
   /**
+   * The hub found the pane still in this client's session, maybe in another window (`break-pane -d`
+   * sends no layout for the new window): learn its window and size again from tmux, nothing lost.
+   * Not by a capture: its pause drops output tmux had read but not yet sent us (tmux 3.3+), whose
+   * effect the captured screen shows while the output stream never has it, unflagged.
+   */
+  stayed(windowId: string): void {
+    if (this.disposed || !this.observerRef) return;
+    this.windowId = windowId;
+    this.subscribe();
+    void this.client
+      .command(["display-message", "-p", "-t", this.paneId, "#{pane_width} #{pane_height}"], { timeoutMs: 5000 })
+      .then(([size = ""]) => {
+        const [cols = 0, rows = 0] = size.split(" ").map(Number);
+        if (cols > 0 && rows > 0) this.resized(cols, rows);
+      })
+      .catch(() => undefined);
+  }
+
+  /**
+   * Where no subscription reports the session's panes (tmux 3.2a–3.6a): a reader is about to look
+   * at the pane, so if it was quiet for a second, ask tmux whether it is still in this client's
+   * session (presence.ts). False when it left: the owner is already following it. Elsewhere, and
+   * for a pane that printed since the last look, true at once, nothing asked.
+   */
+  stillThere(): Promise<boolean> {
+    if (!this.presence || this.disposed || !this.observerRef || this.observerRef.closed || this.client.closed) return Promise.resolve(true);
+    return this.presence.check();
+  }
+
+  /**
    * Asks tmux, through the watching client, whether the pane is still alive and the same process.
    * The reply comes after every byte tmux had queued for us before it, so it covers all received.
    */
@@ -246,6 +293,7 @@ export class PaneWatch {
     clearTimeout(this.failureTimer);
     this.confirmer.stop();
     this.auditor.dispose();
+    this.presence?.dispose();
     this.unsubscribe();
     this.unbind();
     this.observerRef?.dispose();
@@ -266,6 +314,15 @@ export class PaneWatch {
       bound = false;
       off();
     };
+  }
+
+  /** Whether the pane is in the session this client sees; when not, the hub is told to follow it. */
+  private async present(): Promise<boolean> {
+    // No -t: a control client's command targets the client's own session.
+    const panes = await this.client.command(["list-panes", "-s", "-F", "#{pane_id}"], { timeoutMs: 5000 });
+    if (panes.includes(this.paneId)) return true;
+    this.displaced();
+    return false;
   }
 
   /** Hands the question "where is the pane now" to the owner; without one the pane is gone to us. */
@@ -303,8 +360,12 @@ export class PaneWatch {
   private subscribe(): void {
     const argument = paneSubscription(this.options.version, PANES_SUBSCRIPTION, this.paneId, this.windowId, PANE_FORMAT, this.tag);
     if (argument === undefined || argument === this.subscribed || this.client.closed) return;
+    // First on this client (start, a move): also the session's pane list where that is safe (the
+    // same argument from every watch of the client; asking again only reports the list again).
+    const members = this.subscribed === "" ? sessionSubscription(this.options.version, MEMBERS_SUBSCRIPTION, MEMBERS_FORMAT) : undefined;
     this.subscribed = argument;
     this.client.command(["refresh-client", "-B", argument]).catch(() => undefined);
+    if (members !== undefined) this.client.command(["refresh-client", "-B", members]).catch(() => undefined);
   }
 
   /** Drops a subscription of this pane's own (the per-window form); the shared `%*` one stays. */
@@ -350,6 +411,7 @@ export class PaneWatch {
       case "output":
         if (event.paneId !== this.paneId) return;
         this.auditor.onOutput();
+        this.presence?.heard();
         if (this.mode === "live") this.confirmer.hold(event.data);
         else if (this.mode === "holding") this.held.push(event.data);
         else if (this.mode === "recording") this.observer.appendRaw(event.data);
@@ -398,20 +460,29 @@ export class PaneWatch {
       // Also a pane joined into another window of the same session: that window is ours now.
       this.windowId = event.windowId;
       this.subscribe();
-      if (pane.cols === this.size.cols && pane.rows === this.size.rows) return;
-      this.size = { cols: pane.cols, rows: pane.rows };
-      // Follow at once (in stream order); once quiet, make sure the reflow agrees with tmux's.
-      this.observerRef.resize(pane.cols, pane.rows);
-      this.auditor.schedule();
+      this.resized(pane.cols, pane.rows);
     } else if (event.windowId === this.windowId) {
       // The pane left its window: it exited, or was broken out, joined or swapped elsewhere.
       this.displaced();
     }
   }
 
+  /** tmux says the pane is this size: follow at once (in stream order); once quiet, make sure the reflow agrees with tmux's. */
+  private resized(cols: number, rows: number): void {
+    if (!this.observerRef || this.disposed || (cols === this.size.cols && rows === this.size.rows)) return;
+    this.size = { cols, rows };
+    this.observerRef.resize(cols, rows);
+    this.auditor.schedule();
+  }
+
   private onSubscription(event: Extract<ControlEvent, { type: "subscription-changed" }>): void {
     const observer = this.observerRef;
-    if (!observer || subscribedPane(PANES_SUBSCRIPTION, event) !== this.paneId) return;
+    if (!observer) return;
+    if (event.name === MEMBERS_SUBSCRIPTION) {
+      if (!event.value.split(" ").includes(this.paneId)) this.displaced();
+      return;
+    }
+    if (subscribedPane(PANES_SUBSCRIPTION, event) !== this.paneId) return;
     const [dead, pid, status, signal, held] = event.value.split(" ");
     if (pid !== undefined && pid !== "" && Number(pid) !== observer.identity.panePid) this.markRespawned();
     else {

@@ -21,6 +21,11 @@ export interface AuditTarget {
   /** True when every byte received is in the observer (none waits for tmux's confirmation). */
   settled(): boolean;
   healed(state: PaneState, rows: number[]): void;
+  /**
+   * Whether the pane is still in the client's session. One that left sends us nothing more, so its
+   * screen differs from ours by output we lost: that is a move to follow (flagged), never a heal.
+   */
+  present(): Promise<boolean>;
 }
 
 export async function auditPane(target: AuditTarget): Promise<AuditResult> {
@@ -38,6 +43,7 @@ export async function auditPane(target: AuditTarget): Promise<AuditResult> {
   if (!quiet()) return "busy";
   const found = differences({ ...ours.screen, text: ours.rows }, probe.state);
   if (agree(found)) return "agree";
+  if (!(await target.present())) return "busy";
   // A heal rebuilds the screen with the history the replica keeps: ask again with it, still at rest.
   const full = parseProbe(await client.commands(probeCommands(paneId, target.history), { timeoutMs: PROBE_TIMEOUT_MS }));
   if (!quiet()) return "busy";

@@ -5,7 +5,7 @@
 // never reported for it, and at rest the screen rebuilt from the answers equals tmux's.
 import { afterEach, describe, expect, it } from "vitest";
 import { RebuiltScreen, tmuxRows } from "../support/rebuild.js";
-import { closeAll, connect, paneIn, texts, type Capture } from "./faults-helpers.js";
+import { closeAll, connect, paneIn, texts, type Capture, type Faults } from "./faults-helpers.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";
 
 afterEach(async () => {
@@ -25,6 +25,7 @@ const MOVES: Record<string, (test: TestServer, pane: string) => Promise<void>> =
   "join-pane into another session's window": async (test, pane) => void (await test.run(["join-pane", "-d", "-s", pane, "-t", "other:0"])),
   "swap-pane with a pane of another session": async (test, pane) => void (await test.run(["swap-pane", "-d", "-s", pane, "-t", "other:0.0"])),
   "move-window to another session": async (test) => void (await test.run(["move-window", "-d", "-s", "main:0", "-t", "other:"])),
+  "swap-window with a window of another session": async (test) => void (await test.run(["swap-window", "-d", "-s", "main:0", "-t", "other:0"])),
   "unlink-window from our session, linked in another": async (test) => {
     await test.run(["link-window", "-d", "-s", "main:0", "-t", "other:"]);
     await test.run(["unlink-window", "-t", "main:0"]);
@@ -36,6 +37,24 @@ const MOVES: Record<string, (test: TestServer, pane: string) => Promise<void>> =
   "detach-client of panescope's client": async (test) => void (await test.run(["detach-client", "-t", await ourClient(test)])),
   "switch-client of panescope's client to another session": async (test) => void (await test.run(["switch-client", "-c", await ourClient(test), "-t", "other"])),
 };
+
+/**
+ * Reads until `line` shows. Reads go on: every answer until it arrives is a change (never a
+ * timeout), the pane is never called closed, a gap may only be flagged as a move, and the line
+ * comes in the output stream unless a gap was flagged (a heal from tmux's screen alone would be
+ * output lost unsaid).
+ */
+async function readUntil(mcp: Faults, rebuilt: RebuiltScreen, delta: Capture, line: string): Promise<Capture> {
+  const deltas = await mcp.captureUntil(delta, (x) => texts(x).includes(line) || x.raw.includes(line), 20);
+  for (const d of deltas) {
+    expect(d.closed).toBe(false);
+    expect(d.waitEnded).not.toBe("timeout");
+    if (d.missed) expect(d.reason).toBe("moved");
+    rebuilt.apply((delta = d));
+  }
+  expect(deltas.some((d) => d.raw.includes(line)) || deltas.some((d) => d.missed), `"${line}" in the output, or a gap flagged`).toBe(true);
+  return delta;
+}
 
 describe("following a pane out of the session panescope watches it through", () => {
   for (const [name, move] of Object.entries(MOVES)) {
@@ -54,15 +73,7 @@ describe("following a pane out of the session panescope watches it through", () 
 
       await move(test, pane);
       await test.run(["send-keys", "-t", pane, "-l", "echo after-move\n"]);
-      // Reads go on: every answer until the new line arrives is a change (never a timeout), the
-      // pane is never called closed, and a gap may only be flagged as a move.
-      const deltas = await mcp.captureUntil(delta, (x) => texts(x).includes("after-move") || x.raw.includes("after-move"), 20);
-      for (const d of deltas) {
-        expect(d.closed).toBe(false);
-        expect(d.waitEnded).not.toBe("timeout");
-        if (d.missed) expect(d.reason).toBe("moved");
-        rebuilt.apply((delta = d));
-      }
+      delta = await readUntil(mcp, rebuilt, delta, "after-move");
       await waitFor(async () => {
         rebuilt.apply((delta = await mcp.capture({ cursor: delta.cursor })));
         const tmux = tmuxRows(await test.run(["capture-pane", "-p", "-t", pane]));
@@ -71,4 +82,70 @@ describe("following a pane out of the session panescope watches it through", () 
       expect(delta.closed).toBe(false);
     });
   }
+});
+
+/** Moves pane `pane`, alone in a window of "main" since a `break-pane -d`, out of "main". */
+const AFTER_BREAK: Record<string, (test: TestServer, pane: string) => Promise<void>> = {
+  "move-window to another session": async (test, pane) => void (await test.run(["move-window", "-d", "-s", pane, "-t", "other:"])),
+  "join-pane into another session's window": async (test, pane) => void (await test.run(["join-pane", "-d", "-s", pane, "-t", "other:0"])),
+  "break-pane into another session": async (test, pane) => void (await test.run(["break-pane", "-d", "-s", pane, "-t", "other:"])),
+  "swap-window with a window of another session": async (test, pane) => void (await test.run(["swap-window", "-d", "-s", pane, "-t", "other:0"])),
+  "swap-pane with a pane of another session": async (test, pane) => void (await test.run(["swap-pane", "-d", "-s", pane, "-t", "other:0.0"])),
+};
+
+
+describe("following a pane broken out into its own window of the same session, then moved out of it", () => {
+  for (const [name, move] of Object.entries(AFTER_BREAK)) {
+    it(name, { timeout: 60_000 }, async () => {
+      const test = await startServer({ cols: 60, rows: 12, command: "sh", env: { PS1: "$ " } });
+      const pane = await paneIn(test, "main");
+      await test.run(["split-window", "-d", "-t", "main:0", "sh"]);
+      await test.run(["new-session", "-d", "-s", "other", "-x", "60", "-y", "12", "sh"]);
+      const mcp = await connect(test.server);
+      const rebuilt = new RebuiltScreen();
+      let delta: Capture = await mcp.capture({ paneId: pane });
+      rebuilt.apply(delta);
+
+      // Into a new window of the same session: our client still sees it; reads go on.
+      await test.run(["break-pane", "-d", "-s", pane]);
+      await test.run(["send-keys", "-t", pane, "-l", "echo after-break\n"]);
+      delta = await readUntil(mcp, rebuilt, delta, "after-break");
+
+      await move(test, pane);
+      await test.run(["send-keys", "-t", pane, "-l", "echo after-move\n"]);
+      delta = await readUntil(mcp, rebuilt, delta, "after-move");
+      // And it stays followed: a later line arrives too.
+      await test.run(["send-keys", "-t", pane, "-l", "echo later-on\n"]);
+      delta = await readUntil(mcp, rebuilt, delta, "later-on");
+      await waitFor(async () => {
+        rebuilt.apply((delta = await mcp.capture({ cursor: delta.cursor })));
+        const tmux = tmuxRows(await test.run(["capture-pane", "-p", "-t", pane]));
+        return JSON.stringify(rebuilt.rows()) === JSON.stringify(tmux);
+      }, 10_000, "the rebuilt screen to equal tmux's");
+      expect(delta.closed).toBe(false);
+    });
+  }
+});
+
+describe("a move tmux tells a control client nothing about", () => {
+  it("a quiet pane whose window is swapped with another session's is followed, the gap flagged, and its next line arrives", { timeout: 60_000 }, async () => {
+    const test = await startServer({ cols: 60, rows: 12, command: "sh", env: { PS1: "$ " } });
+    const pane = await paneIn(test, "main");
+    await test.run(["new-session", "-d", "-s", "other", "-x", "60", "-y", "12", "sh"]);
+    const mcp = await connect(test.server);
+    const rebuilt = new RebuiltScreen();
+    let delta: Capture = await mcp.capture({ paneId: pane });
+    rebuilt.apply(delta);
+    // tmux 3.2a–3.7c: `swap-window` across sessions sends the watching client no event at all, and
+    // nothing prints, so no audit looks either: only the session's pane list shows the pane left.
+    await test.run(["swap-window", "-d", "-s", "main:0", "-t", "other:0"]);
+    delta = await mcp.capture({ cursor: delta.cursor, waitMs: 10_000 });
+    expect(delta.waitEnded).not.toBe("timeout");
+    expect(delta.missed).toBe(true);
+    expect(delta.reason).toBe("moved");
+    rebuilt.apply(delta);
+    await test.run(["send-keys", "-t", pane, "-l", "echo after-swap\n"]);
+    const deltas = await mcp.captureUntil(delta, (x) => x.raw.includes("after-swap"), 20);
+    for (const d of deltas) expect(d.missed).toBe(false);
+  });
 });

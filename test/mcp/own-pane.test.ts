@@ -99,3 +99,31 @@ describe("own pane by server identity", () => {
     expect(errorKind(await mcp.call("send_keys", { paneId: pane, text: "x" }))).toBe("not-allowed");
   });
 });
+
+describe("own pane under another spelling", () => {
+  it("refuses to type into or kill its own pane spelled with leading zeros (tmux reads %00 as %0)", async () => {
+    const { test, pane, own } = await serverWithEnv();
+    const mcp = await linkTo(test.server, own);
+    const number = pane.slice(1);
+    for (const spelling of [`%0${number}`, `%00${number}`, `%${number.padStart(9, "0")}`]) {
+      const typed = await mcp.call("send_keys", { paneId: spelling, text: "echo typed" });
+      expect(errorKind(typed), `${spelling}: ${textOf(typed)}`).toBe("not-allowed");
+      expect(errorKind(await mcp.call("close_pane", { paneId: spelling, force: true })), spelling).toBe("not-allowed");
+    }
+    expect(await test.run(["list-panes", "-a", "-F", "#{pane_id}"])).toEqual([pane]);
+    expect((await test.run(["capture-pane", "-p", "-t", pane])).join("\n")).not.toContain("typed");
+  });
+
+  it("answers for another pane spelled with leading zeros as for its plain id: one watch, its own cursor", async () => {
+    const { test, own } = await serverWithEnv();
+    const [other = ""] = await test.run(["split-window", "-d", "-P", "-F", "#{pane_id}", "-t", test.session, "sh"]);
+    const mcp = await linkTo(test.server, own);
+    const zeros = `%00${other.slice(1)}`;
+    expect(errorKind(await mcp.call("send_keys", { paneId: zeros, text: "echo typed-here", enter: true }))).toBe("ok");
+    const first = await mcp.call("capture_since", { paneId: zeros });
+    expect(first.structuredContent?.paneId).toBe(other);
+    // The cursor names the plain id; the zero spelling is still the same pane, not "another pane".
+    const again = await mcp.call("capture_since", { paneId: zeros, cursor: first.structuredContent?.cursor });
+    expect(errorKind(again), textOf(again)).toBe("ok");
+  });
+});

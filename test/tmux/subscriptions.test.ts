@@ -2,7 +2,7 @@
 // tmux, and which pane its answers are about (the live check: integration/sessionless-subscription).
 import { describe, expect, it } from "vitest";
 import type { ControlEvent } from "../../src/tmux/events.js";
-import { paneSubscription, subscribedPane, subscriptionName, windowPanesSubscription } from "../../src/tmux/subscriptions.js";
+import { paneSubscription, sessionSubscription, subscribedPane, subscriptionName, windowPanesSubscription } from "../../src/tmux/subscriptions.js";
 import { TmuxVersion } from "../../src/tmux/version.js";
 
 type Subscription = Extract<ControlEvent, { type: "subscription-changed" }>;
@@ -37,6 +37,8 @@ describe("subscriptions", () => {
       expect(argument).toBe("s-%5-7:@2:#{P:#{?#{==:#{pane_id},%5},#{pane_dead},}}");
       expect(argument?.split(":")[1]).toMatch(/^@\d+$/);
     }
+    for (const version of [v("3.2a"), v("3.3a"), v("3.4"), v("3.5a"), v("3.6a"), undefined]) expect(sessionSubscription(version, "m", "#{W:x}")).toBeUndefined();
+    expect(sessionSubscription(v("3.7c"), "m", "#{W:x}")).toBe("m::#{W:x}");
     expect(paneSubscription(v("3.7c"), "s", "%5", "@2", "#{pane_dead}", "7")).toBe("s:%*:#{pane_dead}");
     // An unknown window would make a session subscription (`name::…`), which crashes alike.
     for (const windowId of ["", "-", "$1", "@*", "@2:x"]) expect(paneSubscription(v("3.3a"), "s", "%5", windowId, "#{pane_dead}", "7")).toBeUndefined();

@@ -1,7 +1,7 @@
 // list_panes: every pane of the tmux server, with what an agent needs to pick one.
 import { z } from "zod";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
-import { isOwnPane } from "../own-pane.js";
+import { isOwnPane, panesHoldingUs } from "../own-pane.js";
 import { openedPanes, type OpenedPane } from "../../watch/opened-pane.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
@@ -63,6 +63,8 @@ export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
         const own = listed.some((p) => p.paneId === ctx.ownPane?.paneId) && (await isOwnPane(ctx.ownPane, ctx.server, ctx.ownPane?.paneId ?? ""));
         // Ours, what runs there and how it ended, from each pane's own process (opened-pane.ts).
         const ours = openedPanes(listed.map((p) => p.pid));
+        // Also without TMUX_PANE: the panes whose process is our ancestor or whose terminal is ours.
+        const holders = await panesHoldingUs(ctx.server);
         const panes = listed.map((p) => ({
           paneId: p.paneId,
           session: p.sessionName,
@@ -83,7 +85,7 @@ export const registerListPanes: ToolRegistrar = (mcp, ctx) => {
           ...(heals.get(p.paneId) ? { healed: heals.get(p.paneId) } : {}),
           alternate: p.alternate,
           opened: ours.has(p.pid) || ctx.opened.get(p.paneId)?.pid === p.pid,
-          self: own && p.paneId === ctx.ownPane?.paneId,
+          self: (own && p.paneId === ctx.ownPane?.paneId) || holders.has(p.paneId),
         }));
         const lines = panes.map((p) => {
           const ended = p.exitStatus !== undefined || p.exitSignal !== undefined ? `ended (${[p.exitStatus !== undefined && `exit ${p.exitStatus}`, p.exitSignal && `signal ${p.exitSignal}`].filter(Boolean).join(", ")})` : false;

@@ -1,0 +1,74 @@
+// Whether a watched pane is still in its client's session, where tmux may not say (3.2a–3.6a).
+//
+// Some moves send a control client nothing at all: `swap-window` of the pane's window with another
+// session's window (3.2a–3.7c). 3.7+ is told through a subscription to the session's pane list
+// (pane-watch.ts); on 3.2a–3.6a every session-wide subscription can crash tmux
+// (tmux/subscriptions.ts), and a window subscription is about the very window that left, which
+// tmux then no longer evaluates for our session. So there tmux is asked, through the watching
+// client, only when someone looks at a quiet pane: a read (hub.ts), or a wait in progress, at most
+// once a second per pane. Output heard since the last look proves the pane is there (tmux sends a
+// control client output only for panes of its session): a pane that prints is never asked about.
+
+/** At most one look per pane this often: what a 3.7 subscription costs in latency (its timer ticks each second). */
+export const PRESENCE_INTERVAL_MS = 1000;
+/** How often a wait in progress is considered (the look itself is rate-limited above). */
+const TICK_MS = PRESENCE_INTERVAL_MS / 2;
+
+export interface PresenceOptions {
+  /** Asks tmux whether the pane is in the client's session (and hands the pane on when not). */
+  look(): Promise<boolean>;
+  /** Whether a reader waits for news of the pane now. */
+  waiting(): boolean;
+  now?: () => number;
+}
+
+export class Presence {
+  /** When the pane was last known to be there: a look, or the watch's own capture (its start). */
+  private last: number;
+  private heardSince = false;
+  private looking: Promise<boolean> | undefined;
+  private readonly ticker: ReturnType<typeof setInterval>;
+  private readonly now: () => number;
+
+  constructor(private readonly options: PresenceOptions) {
+    this.now = options.now ?? (() => performance.now());
+    this.last = this.now();
+    this.ticker = setInterval(() => {
+      if (options.waiting()) void this.check();
+    }, TICK_MS);
+    this.ticker.unref();
+  }
+
+  /** The pane printed, so it is in the session. Cheap: called for every output chunk. */
+  heard(): void {
+    this.heardSince = true;
+  }
+
+  /**
+   * Looks if the pane has been quiet since the last look and that was a second ago (else answers
+   * at once). False when the look found the pane gone from the session; true when it is there, the
+   * look failed (the watch's own checks report a client that ended) or nothing was asked.
+   */
+  check(): Promise<boolean> {
+    if (this.looking) return this.looking;
+    const now = this.now();
+    if (this.heardSince) {
+      this.heardSince = false;
+      this.last = now;
+    }
+    if (now - this.last < PRESENCE_INTERVAL_MS) return Promise.resolve(true);
+    this.last = now;
+    const looking = this.options
+      .look()
+      .catch(() => true)
+      .finally(() => {
+        if (this.looking === looking) this.looking = undefined;
+      });
+    this.looking = looking;
+    return looking;
+  }
+
+  dispose(): void {
+    clearInterval(this.ticker);
+  }
+}
