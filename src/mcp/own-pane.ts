@@ -7,7 +7,8 @@
 import { stat } from "node:fs/promises";
 import { canonicalPaneId, samePane } from "../tmux/pane-id.js";
 import { TmuxFormat } from "../tmux/format.js";
-import type { TmuxServer } from "../tmux/server.js";
+import type { RunOptions, TmuxServer } from "../tmux/server.js";
+import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
 import { holds, readSelf, type ProcessSelf } from "./own-process.js";
 
 export interface OwnPane {
@@ -48,16 +49,18 @@ async function socketId(path: string): Promise<string | undefined> {
  * environment says so, or the pane's process is an ancestor of ours, or its terminal is ours.
  * With TMUX_PANE but no usable TMUX it cannot tell, and answers true (refusing more, not less).
  */
-export async function isOwnPane(own: OwnPane | undefined, server: TmuxServer, paneId: string, self: ProcessSelf = readSelf()): Promise<boolean> {
-  if (await ownByEnv(own, server, paneId)) return true;
-  return holdsUs(server, paneId, self);
+export async function isOwnPane(own: OwnPane | undefined, server: TmuxServer, paneId: string, self: ProcessSelf = readSelf(), signal?: AbortSignal): Promise<boolean> {
+  // The caller's cancel reaches these questions too: a stopped server must not hold a cancelled call.
+  const options = signal === undefined ? {} : { signal };
+  if (await ownByEnv(own, server, paneId, options)) return true;
+  return holdsUs(server, paneId, self, options);
 }
 
 /** Every pane of the server that holds this process, by ancestry or terminal (list_panes' `self`). */
 export async function panesHoldingUs(server: TmuxServer, self: ProcessSelf = readSelf()): Promise<Set<string>> {
   const found = new Set<string>();
   if (!(await mayHoldUs(server, self))) return found;
-  const panes = await server.query(["list-panes", "-a", "-F", HOLDER.text], HOLDER, { timeoutMs: 5000 }).catch(() => []);
+  const panes = await server.query(["list-panes", "-a", "-F", HOLDER.text], HOLDER, { timeoutMs: PROBE_TIMEOUT_MS }).catch(() => []);
   for (const pane of panes) if (holds(self, Number(pane.panePid), pane.paneTty)) found.add(pane.paneId);
   return found;
 }
@@ -72,11 +75,11 @@ const serverPids = new WeakMap<TmuxServer, number>();
  * is one of our ancestors (a pane's process is the server's child). Spares a tmux command per call
  * to the usual MCP server, started by a client outside tmux over pipes.
  */
-async function mayHoldUs(server: TmuxServer, self: ProcessSelf): Promise<boolean> {
+async function mayHoldUs(server: TmuxServer, self: ProcessSelf, options: RunOptions = {}): Promise<boolean> {
   if (self.ttys.size > 0) return true;
   let pid = serverPids.get(server);
   if (pid === undefined) {
-    const [line = ""] = await server.run(["display-message", "-p", "#{pid}"]).catch(() => []);
+    const [line = ""] = await server.run(["display-message", "-p", "#{pid}"], options).catch(() => []);
     if (!/^\d+$/.test(line)) return false; // no server answering: no pane to protect
     pid = Number(line);
     serverPids.set(server, pid);
@@ -85,19 +88,19 @@ async function mayHoldUs(server: TmuxServer, self: ProcessSelf): Promise<boolean
 }
 
 /** Whether the pane `paneId` holds this process (ancestry or terminal), asked of the server. */
-async function holdsUs(server: TmuxServer, paneId: string, self: ProcessSelf): Promise<boolean> {
-  if (!(await mayHoldUs(server, self))) return false;
+async function holdsUs(server: TmuxServer, paneId: string, self: ProcessSelf, options: RunOptions): Promise<boolean> {
+  if (!(await mayHoldUs(server, self, options))) return false;
   // A pane that does not exist holds nothing: the tool's own command then says it is unknown.
-  const found = await server.display(paneId, HOLDER, { timeoutMs: 5000 }).catch(() => undefined);
+  const found = await server.display(paneId, HOLDER, { timeoutMs: PROBE_TIMEOUT_MS, ...options }).catch(() => undefined);
   if (found === undefined || !samePane(found.paneId, paneId)) return false;
   return holds(self, Number(found.panePid), found.paneTty);
 }
 
-async function ownByEnv(own: OwnPane | undefined, server: TmuxServer, paneId: string): Promise<boolean> {
+async function ownByEnv(own: OwnPane | undefined, server: TmuxServer, paneId: string, options: RunOptions): Promise<boolean> {
   // tmux reads %00 as %0: compared as numbers, never as strings.
   if (own === undefined || !samePane(paneId, own.paneId)) return false;
   if (own.serverPid === undefined && own.socket === undefined) return true;
-  const [line = ""] = await server.run(["display-message", "-p", "#{pid} #{socket_path}"]);
+  const [line = ""] = await server.run(["display-message", "-p", "#{pid} #{socket_path}"], options);
   const space = line.indexOf(" ");
   const pid = Number(line.slice(0, space));
   const socket = line.slice(space + 1);

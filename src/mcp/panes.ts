@@ -18,9 +18,9 @@ export interface PaneFacts {
 }
 
 /** The pane's process and state, or undefined if the server has no such pane. */
-export async function paneFacts(server: TmuxServer, paneId: string): Promise<PaneFacts | undefined> {
+export async function paneFacts(server: TmuxServer, paneId: string, signal?: AbortSignal): Promise<PaneFacts | undefined> {
   // tmux 3.3a: `display -p -t %999` prints an empty line and exits 0 when the pane does not exist.
-  const found = await server.display(paneId, new TmuxFormat({ paneId: "pane_id", pid: "pane_pid", dead: "pane_dead", status: "pane_dead_status" }));
+  const found = await server.display(paneId, new TmuxFormat({ paneId: "pane_id", pid: "pane_pid", dead: "pane_dead", status: "pane_dead_status" }), signal === undefined ? {} : { signal });
   if (found === undefined || !samePane(found.paneId, paneId) || !/^\d+$/.test(found.pid)) return undefined;
   // Ours, and how it ended, are read from the pane's process, never from an option (opened-pane.ts).
   const opened = openedPane(Number(found.pid));
@@ -28,15 +28,15 @@ export async function paneFacts(server: TmuxServer, paneId: string): Promise<Pan
   return { paneId, pid: Number(found.pid), dead: found.dead === "1" || opened?.ended !== undefined, ...(status === undefined ? {} : { exitStatus: status }), opened: opened !== undefined };
 }
 
-export async function requirePane(server: TmuxServer, paneId: string): Promise<PaneFacts> {
-  const facts = await paneFacts(server, paneId);
+export async function requirePane(server: TmuxServer, paneId: string, signal?: AbortSignal): Promise<PaneFacts> {
+  const facts = await paneFacts(server, paneId, signal);
   if (!facts) throw new PanescopeError("unknown-pane", `no pane ${paneId} on this tmux server: list_panes shows the panes there are`);
   return facts;
 }
 
 /** panescope never types into or kills the pane it runs in (decided by server identity: own-pane.ts). */
-export async function refuseOwnPane(ctx: ToolContext, paneId: string, what: string): Promise<void> {
-  if (await isOwnPane(ctx.ownPane, ctx.server, paneId)) {
+export async function refuseOwnPane(ctx: ToolContext, paneId: string, what: string, signal?: AbortSignal): Promise<void> {
+  if (await isOwnPane(ctx.ownPane, ctx.server, paneId, undefined, signal)) {
     throw new PanescopeError("not-allowed", `${paneId} is the pane panescope itself runs in: it never ${what} it. Choose another pane (list_panes)`);
   }
 }

@@ -28,8 +28,8 @@ export const registerClosePane: ToolRegistrar = (mcp, ctx) => {
     },
     async (input, extra) => {
       try {
-        await refuseOwnPane(ctx, input.paneId, "kills");
-        const facts = await requirePane(ctx.server, input.paneId);
+        await refuseOwnPane(ctx, input.paneId, "kills", extra.signal);
+        const facts = await requirePane(ctx.server, input.paneId, extra.signal);
         // Ours by the pane's own process (also panes an earlier panescope opened), or by memory.
         const opened = facts.opened || ctx.opened.get(input.paneId)?.pid === facts.pid;
         if (!opened && !input.force) {

@@ -83,7 +83,7 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
         const steps: Step[] = input.input ? [...input.input.map((step) => (typeof step === "string" ? step : { text: step.text })), ...(enter ? ["Enter"] : [])] : shorthandSteps(input.text, input.keys ?? [], enter);
         const typing = typingOf(steps, "input");
         const condition = input.wait && conditionOf(input.wait, ctx.maxWaitMs, "wait.");
-        await refuseOwnPane(ctx, input.paneId, "types into");
+        await refuseOwnPane(ctx, input.paneId, "types into", extra.signal);
         if (input.cursor !== undefined) await ctx.hub.resolvePane(input.paneId, input.cursor);
         const limits = limitsOf(input);
         const observer = await ctx.hub.observer(input.paneId).catch(() => undefined);
