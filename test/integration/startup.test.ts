@@ -1,6 +1,7 @@
 // Start-up loads only what the command needs (issue 28): `--version` and `--help` none of the MCP
-// SDK, zod, xterm or execa; the MCP server no xterm until a pane is watched. Each run of the BUILT
-// dist/cli.js is preloaded with test/support/record-loads.mjs, which lists every module it loaded.
+// SDK, zod, xterm or execa; the MCP server no xterm until a pane is watched and no regex worker
+// until a pattern. Each run of the BUILT dist/cli.js is preloaded with test/support/record-loads.mjs,
+// which lists every module it loaded and every worker thread it started.
 // What is loaded, not how long it took: the figure is the bench's (figure 11), never a test's.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,7 +44,7 @@ describe("start-up", () => {
     }
   });
 
-  it("the MCP server answers initialize and tools/list without loading xterm", async () => {
+  it("the MCP server answers initialize and tools/list without loading xterm or starting a regex worker", async () => {
     const requests = [
       { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "startup-test", version: "0" } } },
       { jsonrpc: "2.0", method: "notifications/initialized" },
@@ -55,6 +56,13 @@ describe("start-up", () => {
     expect(answers.map((a) => a.id)).toEqual([1, 2]);
     expect(answers[1]?.result?.tools?.length).toBeGreaterThan(0);
     expect(loaded.some((path) => path.includes("@modelcontextprotocol/sdk"))).toBe(true);
-    expect(loaded.filter((path) => path.includes("@xterm/"))).toEqual([]);
+    expect(loaded.filter((path) => path.includes("@xterm/") || path === "worker_threads.Worker")).toEqual([]);
+  });
+
+  it("the recorder sees a worker thread start (so the check above can fail)", async () => {
+    const file = join(dir, "loads-worker");
+    const script = 'const { Worker } = await import("node:worker_threads"); new Worker("", { eval: true });';
+    await execa(process.execPath, ["--import", RECORDER, "--input-type=module", "-e", script], { env: { RECORD_LOADS: file }, timeout: 30_000 });
+    expect(readFileSync(file, "utf8").split("\n")).toContain("worker_threads.Worker");
   });
 });
