@@ -14,6 +14,7 @@ import { widths } from "./widths.js";
 import { agents } from "./agents.js";
 import { history } from "./history.js";
 import { audit } from "./audit.js";
+import { startup } from "./startup.js";
 
 type Figure = (quick: boolean) => Promise<Result[]>;
 
@@ -28,6 +29,7 @@ const FIGURES: Array<[string, string, Figure]> = [
   ["8", "long history", history],
   ["9", "replica audit", audit],
   ["10", "width policy", widths],
+  ["11", "start-up", startup],
 ];
 
 function machine(): Machine {

@@ -4,10 +4,7 @@ import { isPanescopeError, messageOf } from "../errors.js";
 import type { McpOptions } from "../options.js";
 import { TmuxServer, type TmuxServerOptions } from "../tmux/server.js";
 import { version } from "../version.js";
-import { Hub } from "../watch/hub.js";
 import { ownPaneFromEnv } from "./own-pane.js";
-import { createServer } from "./server.js";
-import { StdioTransport } from "./stdio-transport.js";
 
 export function describeServer(options: TmuxServerOptions): string {
   if (options.socketPath !== undefined) return `-S ${options.socketPath}`;
@@ -15,15 +12,12 @@ export function describeServer(options: TmuxServerOptions): string {
   return "default socket";
 }
 
-/** Options come parsed (src/options.ts); resolves with the exit code once the client has gone. */
-export async function main(options: McpOptions): Promise<number> {
-  const log = (line: string): void => void process.stderr.write(`panescope: ${line}\n`);
-  // The hub's lines name panescope already ("panescope: following %3: …").
-  const hubWarn = (line: string): void => void process.stderr.write(`${line}\n`);
-  const server = new TmuxServer(options.server);
-  // Neither an old nor a missing tmux stops the server: every tool says what to install (an exit
-  // here reaches an MCP client only as "Connection closed"). The reason goes to stderr too.
-  const tmux = await server.requireSupported().then(
+/**
+ * Neither an old nor a missing tmux stops the server: every tool says what to install (an exit
+ * here reaches an MCP client only as "Connection closed"). The reason goes to stderr too.
+ */
+async function tmuxLabel(server: TmuxServer, log: (line: string) => void): Promise<string> {
+  return server.requireSupported().then(
     (found) => `tmux ${found.label}`,
     (error: unknown) => {
       if (isPanescopeError(error, "tmux-unsupported")) {
@@ -33,9 +27,16 @@ export async function main(options: McpOptions): Promise<number> {
       return `tmux unknown (${messageOf(error)})`;
     },
   );
-  process.stderr.write(
-    `panescope ${version}: MCP on stdio, tmux server ${describeServer(options.server)}, ${options.readOnly ? "read-only" : "read-write"}, wait cap ${options.maxWaitMs} ms, ${tmux}\n`,
-  );
+}
+
+/** Options come parsed (src/options.ts); resolves with the exit code once the client has gone. */
+export async function main(options: McpOptions): Promise<number> {
+  const log = (line: string): void => void process.stderr.write(`panescope: ${line}\n`);
+  // The hub's lines name panescope already ("panescope: following %3: …").
+  const hubWarn = (line: string): void => void process.stderr.write(`${line}\n`);
+  const server = new TmuxServer(options.server);
+  // Loaded here, not by cli.ts's import of this file: the hub, the SDK and zod are most of start-up.
+  const [{ Hub }, { createServer }, { StdioTransport }] = await Promise.all([import("../watch/hub.js"), import("./server.js"), import("./stdio-transport.js")]);
   const hub = new Hub({ server, warn: hubWarn });
   const ownPane = ownPaneFromEnv(process.env);
   const mcp = createServer({ hub, server, readOnly: options.readOnly, maxWaitMs: options.maxWaitMs, ...(ownPane ? { ownPane } : {}) });
@@ -50,7 +51,15 @@ export async function main(options: McpOptions): Promise<number> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   await mcp.connect(transport);
+  // tmux is asked after connect: initialize and tools/list need no tmux (nor execa, which runs it),
+  // and every tool awaits this same answer before it runs (server.ts), so no tool's line comes first.
+  const announced = tmuxLabel(server, log).then((tmux) => {
+    process.stderr.write(
+      `panescope ${version}: MCP on stdio, tmux server ${describeServer(options.server)}, ${options.readOnly ? "read-only" : "read-write"}, wait cap ${options.maxWaitMs} ms, ${tmux}\n`,
+    );
+  });
   await closed;
+  await announced;
   await hub.close();
   log("stdin closed, bye");
   return 0;

@@ -1,7 +1,6 @@
 // One headless terminal (xterm.js) per pane: applies a pane's bytes and answers what it shows,
 // with absolute line numbers that follow lines as they scroll and survive scrollback trimming.
-import xtermHeadless from "@xterm/headless";
-import unicode11 from "@xterm/addon-unicode11";
+import { createRequire } from "node:module";
 import type { IBufferLine, IMarker, Terminal as XTerminal } from "@xterm/headless";
 import type { ScreenSnapshot } from "./snapshot.js";
 import { mayParseNow, wake, type Feedable } from "./feeder.js";
@@ -11,7 +10,20 @@ import { looksPlain, planFloodSkip } from "./flood-skip.js";
 import { atRest, lastParseRows, rowObject, syncWriter, type SyncWriter } from "./xterm-internals.js";
 import { shareModes, type SharedModes } from "./shared-modes.js";
 
-const { Terminal } = xtermHeadless;
+// xterm is loaded by the first screen, not by whoever imports this file: it is a large bundle, and
+// the MCP server should answer initialize and tools/list before any pane is watched. Both packages
+// are CommonJS, so require() keeps the constructor synchronous.
+type Xterm = { Terminal: typeof import("@xterm/headless").Terminal; Unicode11Addon: typeof import("@xterm/addon-unicode11").Unicode11Addon };
+let xterm: Xterm | undefined;
+function loadXterm(): Xterm {
+  if (xterm === undefined) {
+    const require = createRequire(import.meta.url);
+    const { Terminal } = require("@xterm/headless") as typeof import("@xterm/headless");
+    const { Unicode11Addon } = require("@xterm/addon-unicode11") as typeof import("@xterm/addon-unicode11");
+    xterm = { Terminal, Unicode11Addon };
+  }
+  return xterm;
+}
 
 export const DEFAULT_SCROLLBACK = 1000;
 
@@ -120,6 +132,7 @@ export class Screen implements Feedable {
     this.onScrolled = options.onScroll;
     this.lineBase = options.lineBase ?? 0;
     this.scrollback = options.scrollback ?? DEFAULT_SCROLLBACK;
+    const { Terminal, Unicode11Addon } = loadXterm();
     this.term = new Terminal({
       cols: options.cols,
       rows: options.rows,
@@ -136,7 +149,7 @@ export class Screen implements Feedable {
       this.term.unicode.register(provider);
       this.term.unicode.activeVersion = provider.version;
     } else {
-      this.term.loadAddon(new unicode11.Unicode11Addon());
+      this.term.loadAddon(new Unicode11Addon());
       this.term.unicode.activeVersion = "11";
     }
     this.buffers = this.term.buffer;

@@ -3,7 +3,7 @@
 // order, and fans notifications out to listeners. Nothing else in panescope holds a tmux process.
 
 import type { Readable, Writable } from "node:stream";
-import { execa } from "execa";
+import { loadedExeca } from "./execa.js";
 import { liveProcesses, orphanGuard, orphanGuardReady } from "./orphan.js";
 import { PanescopeError } from "../errors.js";
 import type { ControlEvent } from "./events.js";
@@ -79,9 +79,10 @@ const DEFAULT_NUDGE_AFTER_MS = 300;
 /** A command with no effect and a one-line reply: enough to make tmux write to us again. */
 const NUDGE = ["display-message", "-p", ""];
 
+/** Spawns tmux through execa, which ControlClient.start has loaded (orphanGuardReady) by then. */
 export const defaultSpawn: SpawnControl = (file, args) => {
   const [command, argv] = orphanGuard(file, args);
-  const sub = execa(command, argv, { shell: false, stdin: "pipe", stdout: "pipe", stderr: "pipe", buffer: false, reject: false });
+  const sub = loadedExeca()(command, argv, { shell: false, stdin: "pipe", stdout: "pipe", stderr: "pipe", buffer: false, reject: false });
   const { stdin, stdout, stderr } = sub;
   if (stdin === null || stdout === null || stderr === null) throw new PanescopeError("internal", "tmux was spawned without pipes");
   const done = sub.then(

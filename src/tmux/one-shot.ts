@@ -1,7 +1,7 @@
 // One tmux client process for one-shot commands (execa, argv, never a shell), with a time limit and
 // an abort that both kill it at once, and an answer that does not wait for a pipe tmux still holds.
 
-import { execa } from "execa";
+import { loadExeca } from "./execa.js";
 import { liveProcesses } from "./orphan.js";
 
 export interface OneShotOptions {
@@ -34,6 +34,7 @@ export interface OneShotResult {
  */
 export async function runOneShot(file: string, args: readonly string[], options: OneShotOptions): Promise<OneShotResult> {
   if (options.signal?.aborted === true) return { failed: true, stdout: "", stderr: "", timedOut: false, isCanceled: true };
+  const execa = await loadExeca();
   const sub = execa(file, args, {
     shell: false,
     reject: false,

@@ -6,14 +6,14 @@
 // Elsewhere (macOS), an exit hook covers everything but SIGKILL.
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { execa } from "execa";
+import { loadExeca } from "./execa.js";
 
 let setprivWorks: Promise<boolean> | undefined;
 let known = false;
 
-/** Finds out once whether `setpriv --pdeathsig` works here; await it before spawning. */
+/** Finds out once whether `setpriv --pdeathsig` works here (and loads execa); await it before spawning. */
 export function orphanGuardReady(): Promise<boolean> {
-  setprivWorks ??= probeSetpriv().then((works) => (known = works));
+  setprivWorks ??= loadExeca().then(probeSetpriv).then((works) => (known = works));
   return setprivWorks;
 }
 
@@ -39,6 +39,7 @@ function runnable(file: string): boolean {
 
 async function probeSetpriv(): Promise<boolean> {
   if (process.platform !== "linux") return false;
+  const execa = await loadExeca();
   const result = await execa("setpriv", ["--pdeathsig", "TERM", "--", "true"], { shell: false, reject: false, stdio: "ignore", timeout: 5000 });
   return result.exitCode === 0;
 }

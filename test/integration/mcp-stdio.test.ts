@@ -33,6 +33,8 @@ interface DeltaOut {
 let test: TestServer;
 let client: Client;
 let stderr = "";
+/** Settles once stderr has a whole line: panescope writes its first line once tmux said its version. */
+let firstLine: Promise<void>;
 
 async function connect(args: string[]): Promise<Client> {
   const transport = new StdioClientTransport({
@@ -42,6 +44,7 @@ async function connect(args: string[]): Promise<Client> {
     stderr: "pipe",
   });
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  firstLine = new Promise((resolve) => transport.stderr?.on("data", () => stderr.includes("\n") && resolve()));
   const c = new Client({ name: "panescope-e2e", version: "0" });
   await c.connect(transport);
   await c.listTools(); // from here on the client checks every structuredContent against the schemas
@@ -87,7 +90,8 @@ afterAll(async () => {
 });
 
 describe("panescope over stdio", () => {
-  it("logs only to stderr, first naming the tmux server and the mode", () => {
+  it("logs only to stderr, first naming the tmux server and the mode", async () => {
+    await firstLine;
     expect(stderr.split("\n")[0]).toMatch(new RegExp(`^panescope \\S+: MCP on stdio, tmux server -L ${test.name}, read-write`));
   });
 
