@@ -116,14 +116,16 @@ describe("runTape", () => {
     expect(again.snapshots.map((s) => s.decision.kind)).toEqual(["pass"]);
   });
 
-  it("a program that crashes mid-scenario fails at the step that needed it, with its status and last screen", async () => {
+  it("a program that crashes mid-scenario fails at the step that needed it, with its status and last screen", { timeout: 150_000 }, async () => {
+    // Waits far longer than the test's own run: only the program's end can end the last one in time
+    // (a 5 s wait failed once as "did not appear" on a loaded CI machine before the end was seen).
     const { result } = await tape([
       "size 40x6",
       "settle 50ms",
       "run echo ready; read _; echo crashing; kill -SEGV $$",
-      'wait "ready"',
+      'wait "ready" timeout 60s',
       'type "go\\n"',
-      'wait "all done"',
+      'wait "all done" timeout 60s',
       "snapshot never",
     ]);
     expect(result.passed).toBe(false);
