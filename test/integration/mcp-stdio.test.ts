@@ -199,10 +199,15 @@ describe("panescope over stdio", () => {
   it("send_keys types hostile text literally and the tmux server survives", async () => {
     const pane = await paneRunning("cat");
     const hostile = `'; kill-server; echo "$HOME" #{pane_id} \\;`;
-    const sent = await call("send_keys", { paneId: pane, text: hostile, enter: true });
+    // Typed, then shown twice: the tty's echo, then cat's copy. Waited for before the next line, so a
+    // slow cat cannot print its copy after the next line's echo (seen once on a loaded CI machine).
+    const literal = hostile.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const twice = `^${literal}\\n${literal}$`;
+    const sent = await call("send_keys", { paneId: pane, text: hostile, enter: true, wait: { pattern: twice } });
     expect(sent.isError, text(sent)).toBeFalsy();
+    expect(sent.structuredContent).toMatchObject({ outcome: "matched" });
     await call("send_keys", { paneId: pane, text: "ends with;", enter: true });
-    // cat's copy of the last line comes after its copy of the hostile one (the echo alone can come first).
+    // cat's copy of the last line comes after its echo.
     const seen = await call("wait_for", { paneId: pane, pattern: "^ends with;\\nends with;$" });
     expect(seen.structuredContent).toMatchObject({ outcome: "matched" });
     const screen = (await call("capture_pane", { paneId: pane })).structuredContent as { rows: string[] };
