@@ -12,7 +12,9 @@ function frame(): void {
   else process.stdout.write("\r\n\x1b[1mdone\x1b[0m: 40 MiB in 2.4 s\r\n");
 }
 
-process.stdout.write("$ fetch big-file.tar\r\n");
-// Start on SIGUSR1, so the demo can show the screen before the first frame.
+// Start on SIGUSR1, so the demo can show the screen before the first frame. Listened for before the
+// first line is written: the demo signals once it sees that line, and a SIGUSR1 that came before
+// the listener started Node's inspector instead ("Debugger listening…", and no bar: seen under load).
 process.once("SIGUSR1", frame);
+process.stdout.write("$ fetch big-file.tar\r\n");
 setTimeout(() => undefined, 60_000); // stay alive so the pane stays readable
