@@ -56,6 +56,17 @@ async function readUntil(mcp: Faults, rebuilt: RebuiltScreen, delta: Capture, li
   return delta;
 }
 
+/** Reads on until the screen rebuilt from the answers equals tmux's; the pane still open. */
+async function expectRebuiltAsTmux(test: TestServer, mcp: Faults, rebuilt: RebuiltScreen, from: Capture, pane: string): Promise<void> {
+  let delta = from;
+  await waitFor(async () => {
+    rebuilt.apply((delta = await mcp.capture({ cursor: delta.cursor })));
+    const tmux = tmuxRows(await test.run(["capture-pane", "-p", "-t", pane]));
+    return JSON.stringify(rebuilt.rows()) === JSON.stringify(tmux);
+  }, 10_000, "the rebuilt screen to equal tmux's");
+  expect(delta.closed).toBe(false);
+}
+
 describe("following a pane out of the session panescope watches it through", () => {
   for (const [name, move] of Object.entries(MOVES)) {
     it(name, { timeout: 60_000 }, async () => {
@@ -74,12 +85,7 @@ describe("following a pane out of the session panescope watches it through", () 
       await move(test, pane);
       await test.run(["send-keys", "-t", pane, "-l", "echo after-move\n"]);
       delta = await readUntil(mcp, rebuilt, delta, "after-move");
-      await waitFor(async () => {
-        rebuilt.apply((delta = await mcp.capture({ cursor: delta.cursor })));
-        const tmux = tmuxRows(await test.run(["capture-pane", "-p", "-t", pane]));
-        return JSON.stringify(rebuilt.rows()) === JSON.stringify(tmux);
-      }, 10_000, "the rebuilt screen to equal tmux's");
-      expect(delta.closed).toBe(false);
+      await expectRebuiltAsTmux(test, mcp, rebuilt, delta, pane);
     });
   }
 });
@@ -117,12 +123,7 @@ describe("following a pane broken out into its own window of the same session, t
       // And it stays followed: a later line arrives too.
       await test.run(["send-keys", "-t", pane, "-l", "echo later-on\n"]);
       delta = await readUntil(mcp, rebuilt, delta, "later-on");
-      await waitFor(async () => {
-        rebuilt.apply((delta = await mcp.capture({ cursor: delta.cursor })));
-        const tmux = tmuxRows(await test.run(["capture-pane", "-p", "-t", pane]));
-        return JSON.stringify(rebuilt.rows()) === JSON.stringify(tmux);
-      }, 10_000, "the rebuilt screen to equal tmux's");
-      expect(delta.closed).toBe(false);
+      await expectRebuiltAsTmux(test, mcp, rebuilt, delta, pane);
     });
   }
 });
