@@ -7,7 +7,7 @@ import { mayParseNow, wake, type Feedable } from "./feeder.js";
 import { lineStyles, lineToAnsi } from "./style.js";
 import type { WidthPolicy } from "./width-policy.js";
 import { looksPlain, planFloodSkip } from "./flood-skip.js";
-import { atRest, lastParseRows, rowObject, syncWriter, type SyncWriter } from "./xterm-internals.js";
+import { atRest, cursorHidden, lastParseRows, rowObject, syncWriter, type SyncWriter } from "./xterm-internals.js";
 import { shareModes, type SharedModes } from "./shared-modes.js";
 
 // xterm is loaded by the first screen, not by whoever imports this file: it is a large bundle, and
@@ -454,6 +454,7 @@ export class Screen implements Feedable {
       rows: this.rows,
       cursorX: this.cursorX,
       cursorY: this.cursorY,
+      cursorVisible: !cursorHidden(this.term),
       alternate: this.alternate,
       lines,
       styles,

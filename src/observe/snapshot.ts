@@ -24,6 +24,8 @@ export interface ScreenSnapshot {
   rows: number;
   cursorX: number;
   cursorY: number;
+  /** False when the program hid the cursor (`ESC[?25l`): its position then means nothing to a person. */
+  cursorVisible: boolean;
   alternate: boolean;
   /** Exactly `rows` strings; each is the row's text with trailing blanks removed. */
   lines: string[];

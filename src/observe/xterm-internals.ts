@@ -118,6 +118,14 @@ export function reverseWraparound(term: XTerminal, on?: boolean): boolean | unde
   return on ?? now;
 }
 
+/**
+ * Whether the program hid the cursor (DECTCEM, `ESC[?25l`): `_core.coreService.isCursorHidden`.
+ * False when it cannot be read (another xterm): a cursor is then drawn where it stands.
+ */
+export function cursorHidden(term: XTerminal): boolean {
+  return (term as unknown as { _core?: { coreService?: { isCursorHidden?: unknown } } })._core?.coreService?.isCursorHidden === true;
+}
+
 /** Calls `listener` after xterm's own reset (RIS) is done (`_core._inputHandler.onRequestReset`); false when it cannot. */
 export function afterReset(term: XTerminal, listener: () => void): boolean {
   const handler = (term as unknown as { _core?: { _inputHandler?: { onRequestReset?: (listener: () => void) => unknown } } })._core?._inputHandler;

@@ -11,7 +11,7 @@ export const STREAMS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "
 export const SCREEN_FORMAT = "panescope-fidelity-screen 1";
 
 /** tmux's view at the end of a recording: a screen snapshot without styles, plus its provenance. */
-export interface RecordedScreen extends Omit<ScreenSnapshot, "styles"> {
+export interface RecordedScreen extends Omit<ScreenSnapshot, "styles" | "cursorVisible"> {
   format: string;
   name: string;
   /** `tmux -V` and the pane's TERM when it was recorded. */

@@ -8,7 +8,7 @@ import { formatGolden, parseGolden, type Mask } from "../../src/golden/format.js
 import type { ScreenSnapshot, StyleRun } from "../../src/observe/snapshot.js";
 
 function screen(lines: string[], more: Partial<ScreenSnapshot> = {}): ScreenSnapshot {
-  return { cols: 12, rows: lines.length, cursorX: 0, cursorY: 0, alternate: false, lines, styles: [], ...more };
+  return { cols: 12, rows: lines.length, cursorX: 0, cursorY: 0, cursorVisible: true, alternate: false, lines, styles: [], ...more };
 }
 
 /** The framed rows of a golden, frame included. */

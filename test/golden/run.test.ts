@@ -4,7 +4,7 @@ import type { ScreenSnapshot } from "../../src/observe/snapshot.js";
 import { crossCheck } from "../../src/golden/run.js";
 
 const screen = (lines: string[], cursorX = 0, cursorY = 0, alternate = false): ScreenSnapshot => ({
-  cols: 10, rows: lines.length, cursorX, cursorY, alternate, lines, styles: [],
+  cols: 10, rows: lines.length, cursorX, cursorY, cursorVisible: true, alternate, lines, styles: [],
 });
 
 describe("crossCheck", () => {
