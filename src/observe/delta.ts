@@ -116,3 +116,12 @@ export interface ReadLimits {
   /** Which of rows and raw the maxBytes budget serves first (the reader's view; default rows). */
   prefer?: "rows" | "raw" | "both";
 }
+
+/**
+ * Nothing new to tell: no row, no raw, no break, not closed, and nothing that limits cut (a wait
+ * with maxLines: 0 must still wake on a row change, which shows only as truncated rows).
+ */
+export function isEmpty(delta: Delta): boolean {
+  const cut = delta.truncated.rows > 0 || delta.truncated.rawChars > 0;
+  return delta.rows.length === 0 && delta.raw === "" && !delta.missed && !delta.closed && !cut;
+}

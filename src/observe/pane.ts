@@ -2,7 +2,7 @@
 // (rows) — answering "what changed since this cursor" in both forms. Knows nothing of tmux or MCP.
 import { PanescopeError } from "../errors.js";
 import { cursorIdentity, decodeCursor, encodeCursor, type CursorFields } from "./cursor.js";
-import type { Delta, MissedReason, PaneExit, ReadLimits, Row } from "./delta.js";
+import { isEmpty, type Delta, type MissedReason, type PaneExit, type ReadLimits, type Row } from "./delta.js";
 import { RawStream } from "./raw.js";
 import { RowTracker } from "./rows.js";
 import { beyondCap, emulatedSize, type Geometry } from "./geometry.js";
@@ -530,12 +530,6 @@ export class PaneObserver {
       patch: patchScreen(undefined, this.frame(), [], limits),
     };
   }
-}
-
-/** Nothing new: also nothing that limits cut (maxLines: 0 must still wake on a row change). */
-function isEmpty(delta: Delta): boolean {
-  const cut = delta.truncated.rows > 0 || delta.truncated.rawChars > 0;
-  return delta.rows.length === 0 && delta.raw === "" && !delta.missed && !delta.closed && !cut;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -10,6 +10,7 @@ import { canonicalPaneId } from "./pane-id.js";
 import { requireSupported, TmuxVersion } from "./version.js";
 import { spawnTurns } from "./spawn-turns.js";
 import { TMUX_TIMEOUT_MS } from "./timeouts.js";
+import { parseExit } from "./exit.js";
 
 export interface TmuxServerOptions {
   /** The tmux binary (default "tmux"). */
@@ -265,9 +266,10 @@ async function listPanes(server: TmuxServer, options: RunOptions = {}): Promise<
 }
 
 function exitFields(status: string, signal: string): { exitStatus?: number; exitSignal?: string } {
+  const exit = parseExit(status, signal);
   return {
-    ...(/^\d+$/.test(status) ? { exitStatus: Number(status) } : {}),
-    ...(signal !== "" && signal !== "0" ? { exitSignal: signal } : {}),
+    ...(exit?.status === undefined ? {} : { exitStatus: exit.status }),
+    ...(exit?.signal === undefined ? {} : { exitSignal: exit.signal }),
   };
 }
 

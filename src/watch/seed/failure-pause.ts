@@ -1,7 +1,9 @@
-// How long to wait before taking tmux's screen again after the terminal emulator failed on a pane's
-// output. The first failure is answered at once; one that comes back right after (a seed xterm
+// Seed, after a failure: how long to wait before taking tmux's screen again after the terminal
+// emulator failed on a pane's output. The first failure is answered at once; one that comes back right after (a seed xterm
 // cannot parse would fail again on every capture, and a program can repeat what xterm fails on)
-// waits longer each time, so a pane never drives a loop of captures. Pure: the clock is passed in.
+// waits longer each time, so a pane never drives a loop of captures. FailurePause is pure (the
+// clock is passed in); FailureRecovery runs it for one pane.
+import { messageOf } from "../../errors.js";
 
 /** Failures this close together count as one run. */
 export const FAILURE_WINDOW_MS = 5_000;
@@ -25,5 +27,38 @@ export class FailurePause {
   /** Failures in the current run (1 for a first one). */
   get run(): number {
     return this.count;
+  }
+}
+
+/** Takes a pane's screen again after the emulator failed: at once the first time, then after growing pauses; one line each. */
+export class FailureRecovery {
+  private readonly pause = new FailurePause();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly paneId: string,
+    private readonly log: (line: string) => void,
+    private readonly retake: () => void,
+  ) {}
+
+  failed(error: unknown, now = performance.now()): void {
+    const wait = this.pause.next(now);
+    const what = `the terminal emulator failed on ${this.paneId}'s output (${messageOf(error)})`;
+    this.log(wait === 0 ? `${what}: took tmux's screen` : `${what}, ${this.pause.run} times in a row: taking tmux's screen in ${wait} ms`);
+    if (wait === 0) {
+      this.retake();
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.retake();
+    }, wait);
+    this.timer.unref?.();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }
