@@ -9,9 +9,9 @@ import type { ControlEvent } from "../tmux/events.js";
 import { parseLayout } from "../tmux/layout.js";
 import { paneSubscription, sessionSubscription, subscribedPane, subscriptionName } from "../tmux/subscriptions.js";
 import type { TmuxVersion } from "../tmux/version.js";
-import { PaneObserver, type PaneIdentity, type PaneObserverOptions } from "../observe/pane.js";
-import { DEFAULT_SCROLLBACK } from "../observe/screen.js";
-import type { MissedReason, PaneExit } from "../observe/delta.js";
+import { PaneObserver, type PaneIdentity, type PaneObserverOptions } from "../observe/pane/observer.js";
+import { DEFAULT_SCROLLBACK } from "../observe/emulator/screen.js";
+import type { MissedReason, PaneExit } from "../observe/read/delta.js";
 import { Auditor } from "./audit.js";
 import { Confirmer } from "./confirm.js";
 import { FailurePause } from "./failure-pause.js";
@@ -21,7 +21,7 @@ import { openedPane } from "./opened-pane.js";
 import { PaneProcess } from "./pane-process.js";
 import { Presence } from "./presence.js";
 import { livenessCommand, parseLiveness, parseProbe, seedCommands, type PaneProbe } from "./probe.js";
-import type { WidthPolicy } from "../observe/width-policy.js";
+import type { WidthPolicy } from "../observe/widths/policy.js";
 import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
 
 export interface PaneWatchOptions {

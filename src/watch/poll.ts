@@ -4,10 +4,10 @@
 // every answer says `streaming: false`, and the switch to polling is a `not-streaming` break.
 import { randomBytes } from "node:crypto";
 import { isPanescopeError, PanescopeError } from "../errors.js";
-import type { Delta, ReadLimits } from "../observe/delta.js";
-import { PaneObserver } from "../observe/pane.js";
-import { DEFAULT_SCROLLBACK } from "../observe/screen.js";
-import type { PaneState as SeedState } from "../observe/seed.js";
+import type { Delta, ReadLimits } from "../observe/read/delta.js";
+import { PaneObserver } from "../observe/pane/observer.js";
+import { DEFAULT_SCROLLBACK } from "../observe/emulator/screen.js";
+import type { PaneState as SeedState } from "../observe/emulator/seed.js";
 import type { TmuxServer } from "../tmux/server.js";
 import { observerFor, type PaneState, type PaneWatchOptions } from "./pane-watch.js";
 import { parseProbe, probeCommands, type PaneProbe } from "./probe.js";
