@@ -1,10 +1,10 @@
-// Figure 10, width policy: how fast xterm parses with the tmux width policy (observe/width-rules.ts)
+// Figure 10, width policy: how fast xterm parses with the tmux width policy (observe/widths/rules.ts)
 // in its hot path, vs xterm's own Unicode 11 provider, on the same streams in the same run: mostly
 // ASCII log lines, then a mix of ASCII, CJK and emoji (ZWJ sequences, skin tones, VS16, flags).
 // Rates are per CPU second of this process (xterm parses here), robust to a busy machine.
 // Usage alone: npx tsx bench/widths.ts
-import { Screen } from "../src/observe/screen.js";
-import { widthPolicy, type WidthPolicy } from "../src/observe/width-policy.js";
+import { Screen } from "../src/observe/emulator/screen.js";
+import { widthPolicy, type WidthPolicy } from "../src/observe/widths/policy.js";
 import { median, type Result } from "./lib/format.js";
 
 /** Lines of text, each ending in CRLF, cycling through `pieces`, about `bytes` long in all. */

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-# Writes src/observe/glibc-widths.ts: glibc's wcwidth() for every code point, run-length encoded.
+# Writes src/observe/widths/glibc.ts: glibc's wcwidth() for every code point, run-length encoded.
 # tmux built without utf8proc (Linux distributions) takes a character's width from wcwidth() in its
 # server's UTF-8 locale; this table is the default when panescope has not learned the server's own.
-# Run on the glibc you want to describe: python3 scripts/glibc-widths.py > src/observe/glibc-widths.ts
+# Run on the glibc you want to describe: python3 scripts/glibc-widths.py > src/observe/widths/glibc.ts
 import ctypes
 import locale
 import platform

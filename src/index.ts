@@ -2,6 +2,6 @@
 export { PanescopeError, isPanescopeError, type ErrorKind } from "./errors.js";
 export { TmuxServer, type TmuxServerOptions, type PaneInfo } from "./tmux/server.js";
 export { Hub, type HubOptions, type CaptureRequest } from "./watch/hub.js";
-export { PaneObserver } from "./observe/pane.js";
-export type { Delta, Row, ScreenInfo, MissedReason, ReadLimits, Truncation, PaneExit, ScreenPatch, PatchRow, Scroll, Offscreen } from "./observe/delta.js";
-export type { ScreenSnapshot, StyleRun, Colour } from "./observe/snapshot.js";
+export { PaneObserver } from "./observe/pane/observer.js";
+export type { Delta, Row, ScreenInfo, MissedReason, ReadLimits, Truncation, PaneExit, ScreenPatch, PatchRow, Scroll, Offscreen } from "./observe/read/delta.js";
+export type { ScreenSnapshot, StyleRun, Colour } from "./observe/emulator/snapshot.js";

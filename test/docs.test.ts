@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderDelta, type View } from "../src/mcp/render.js";
-import { PaneObserver } from "../src/observe/pane.js";
+import { PaneObserver } from "../src/observe/pane/observer.js";
 import { OPTIONS, topHelp } from "../src/options.js";
 import { link } from "./mcp/connect.js";
 

@@ -69,6 +69,6 @@ describe("layers", () => {
 
   it("the checker itself catches an upward import", () => {
     expect(layerOf(join(SRC, "tmux/client.ts")).rank).toBeLessThan(layerOf(join(SRC, "watch/hub.ts")).rank);
-    expect(layerOf(join(SRC, "observe/pane.ts")).name).not.toBe(layerOf(join(SRC, "tmux/client.ts")).name);
+    expect(layerOf(join(SRC, "observe/pane/observer.ts")).name).not.toBe(layerOf(join(SRC, "tmux/client.ts")).name);
   });
 });

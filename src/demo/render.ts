@@ -1,6 +1,6 @@
 // Pure formatting for the demo: one capture_since answer as rendered rows and raw output, side by
 // side when both fit the terminal, stacked (rows above raw) when it is narrower.
-import type { Delta } from "../observe/delta.js";
+import type { Delta } from "../observe/read/delta.js";
 
 /** Widest a side-by-side column gets. */
 const COLUMN = 46;

@@ -2,7 +2,7 @@
 // rows framed in a box so trailing spaces survive editors, optional sparse style runs). Pure.
 
 import { PanescopeError } from "../errors.js";
-import type { Colour, ScreenSnapshot, StyleRun } from "../observe/snapshot.js";
+import type { Colour, ScreenSnapshot, StyleRun } from "../observe/emulator/snapshot.js";
 import { charWidth, displayWidth, visibleChar, visibleText } from "./cells.js";
 
 export const GOLDEN_VERSION = 1;

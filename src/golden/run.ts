@@ -3,7 +3,7 @@
 
 import { dirname, resolve } from "node:path";
 import { isPanescopeError, messageOf, PanescopeError } from "../errors.js";
-import type { ScreenSnapshot } from "../observe/snapshot.js";
+import type { ScreenSnapshot } from "../observe/emulator/snapshot.js";
 import { formatGolden } from "./format.js";
 import { describeMatch, frameScreen, screenMatches } from "./matching.js";
 import { startPaneSession, type PaneSession, type TmuxView } from "./session.js";

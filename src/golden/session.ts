@@ -3,9 +3,9 @@
 
 import { randomBytes } from "node:crypto";
 import { PanescopeError } from "../errors.js";
-import type { Delta } from "../observe/delta.js";
-import type { PaneObserver } from "../observe/pane.js";
-import type { ScreenSnapshot } from "../observe/snapshot.js";
+import type { Delta } from "../observe/read/delta.js";
+import type { PaneObserver } from "../observe/pane/observer.js";
+import type { ScreenSnapshot } from "../observe/emulator/snapshot.js";
 import { expandTabs } from "../tmux/capture.js";
 import { TmuxFormat } from "../tmux/format.js";
 import type { TmuxServer } from "../tmux/server.js";

@@ -1,7 +1,7 @@
 // Pure helpers of wait_for: check an agent's regex, and say where a match lies in screen rows or raw
 // text. Matching itself runs in regex-runner.ts, off the event loop.
 import { PanescopeError, messageOf } from "../errors.js";
-import type { Row } from "../observe/delta.js";
+import type { Row } from "../observe/read/delta.js";
 import type { RegexMatch } from "./regex-runner.js";
 
 export const MAX_PATTERN_CHARS = 1000;

@@ -1,7 +1,7 @@
 // The outcome lines of a wait's text (wait_for, send_keys with a wait), placed before the delta:
 // a match and the rows it touches, or on timeout the screen as displayed. Pure. The rows are those
 // of the moment the delta was read (wait.ts), so a reader applying the answer's rows ends right.
-import type { Row } from "../observe/delta.js";
+import type { Row } from "../observe/read/delta.js";
 import { fenceRaw, fenceRows } from "./render.js";
 import type { Readiness } from "../watch/ready.js";
 import type { Decided } from "./wait.js";

@@ -6,7 +6,7 @@
 //     the screen), `|` (the row after the previous one) or `>` (raw output). Pane text can never
 //     start a line (rows hold no line breaks, raw is split at them, and every other character
 //     that could end a line is shown escaped), so it can neither imitate nor hide panescope's lines.
-import type { Delta, PaneExit, PatchRow, ScreenInfo, ScreenPatch } from "../observe/delta.js";
+import type { Delta, PaneExit, PatchRow, ScreenInfo, ScreenPatch } from "../observe/read/delta.js";
 
 /** How a capture_since wait went, reported next to the delta. */
 export interface WaitReport {

@@ -3,7 +3,7 @@
 // and returns the cursor that follows its answer. Here: the limit arguments those tools share, and
 // a delta as structuredContent (the text is render.ts's).
 import { z } from "zod";
-import type { Delta, ReadLimits } from "../observe/delta.js";
+import type { Delta, ReadLimits } from "../observe/read/delta.js";
 import type { View } from "./render.js";
 import * as s from "./schemas.js";
 

@@ -3,11 +3,11 @@
 // them when the pane respawned or the tmux server restarted, retires idle ones under a cap, and
 // answers capture_since reads.
 import { PanescopeError, messageOf } from "../errors.js";
-import { decodeCursor, socketTag } from "../observe/cursor.js";
-import type { Delta, MissedReason, ReadLimits } from "../observe/delta.js";
-import { instanceId } from "../observe/instance.js";
-import { loadCursorKey } from "../observe/key.js";
-import type { PaneObserver } from "../observe/pane.js";
+import { decodeCursor, socketTag } from "../observe/cursor/codec.js";
+import type { Delta, MissedReason, ReadLimits } from "../observe/read/delta.js";
+import { instanceId } from "../observe/cursor/instance.js";
+import { loadCursorKey } from "../observe/cursor/key.js";
+import type { PaneObserver } from "../observe/pane/observer.js";
 import type { ControlClientOptions } from "../tmux/client.js";
 import { TmuxFormat } from "../tmux/format.js";
 import type { SessionRegistryOptions } from "../tmux/sessions.js";

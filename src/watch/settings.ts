@@ -1,10 +1,10 @@
 // The watch's settings: what a caller may say when it makes a Hub (every field but the server
 // optional), resolved once to one object with every default applied (as execa normalises its
 // options), then handed whole to the starter, every watch and the quiet client.
-import { loadCursorKey } from "../observe/key.js";
-import { instanceId } from "../observe/instance.js";
-import { DEFAULT_RING_CAPACITY } from "../observe/ring.js";
-import { DEFAULT_SCROLLBACK } from "../observe/screen.js";
+import { loadCursorKey } from "../observe/cursor/key.js";
+import { instanceId } from "../observe/cursor/instance.js";
+import { DEFAULT_RING_CAPACITY } from "../observe/raw/ring.js";
+import { DEFAULT_SCROLLBACK } from "../observe/emulator/screen.js";
 import { ControlClient, type ControlClientOptions } from "../tmux/client.js";
 import type { TmuxServer } from "../tmux/server.js";
 

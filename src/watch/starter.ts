@@ -5,7 +5,7 @@ import type { ControlClientOptions } from "../tmux/client.js";
 import { TmuxFormat } from "../tmux/format.js";
 import { SessionRegistry, type SessionLease, type SessionRegistryOptions } from "../tmux/sessions.js";
 import type { TmuxServer } from "../tmux/server.js";
-import type { WidthPolicy } from "../observe/width-policy.js";
+import type { WidthPolicy } from "../observe/widths/policy.js";
 import { PaneWatch, type PaneWatchOptions } from "./pane-watch.js";
 import { PollWatch } from "./poll.js";
 import { DeadPaneGuard } from "./dead-pane-guard.js";

@@ -1,8 +1,8 @@
 // What the hub holds for each watched pane, whichever way it is watched: streamed through a control
 // client (pane-watch.ts) or polled with one-shot capture-pane (fallback/poll.ts). The hub only
 // looks watches up and hands them over; each kind decides for itself whether it still answers.
-import type { Delta, MissedReason, ReadLimits } from "../observe/delta.js";
-import type { PaneObserver } from "../observe/pane.js";
+import type { Delta, MissedReason, ReadLimits } from "../observe/read/delta.js";
+import type { PaneObserver } from "../observe/pane/observer.js";
 import type { AuditStats } from "./audit/timer.js";
 
 /** Whether a watch still answers for its pane, and if not, what comes after it. */

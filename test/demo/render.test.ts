@@ -1,7 +1,7 @@
 // The demo's view of one answer: rows beside raw when both fit, stacked when the terminal is
 // narrower, and in every width the end of a progress row (its percentage) stays visible.
 import { describe, expect, it } from "vitest";
-import type { Delta } from "../../src/observe/delta.js";
+import type { Delta } from "../../src/observe/read/delta.js";
 import { rawLines, renderDelta, wrap } from "../../src/demo/render.js";
 
 const base: Delta = {

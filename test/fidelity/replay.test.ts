@@ -3,7 +3,7 @@
 // Seeded: a failure prints its seed; re-run with PANESCOPE_SEED=<seed> to reproduce it.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { PaneObserver } from "../../src/observe/pane.js";
+import { PaneObserver } from "../../src/observe/pane/observer.js";
 import { ControlParser } from "../../src/tmux/protocol.js";
 import { scenarios } from "./scenarios.js";
 import { loadRecordings, type Recording } from "./stream.js";

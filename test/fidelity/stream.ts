@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ScreenSnapshot } from "../../src/observe/snapshot.js";
+import type { ScreenSnapshot } from "../../src/observe/emulator/snapshot.js";
 import { parseLayout } from "../../src/tmux/layout.js";
 
 export const STREAMS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "golden", "streams");

@@ -1,7 +1,7 @@
 // Characters whose layout tmux versions disagree on, the columns each version gives them, and the
 // known differences of the replica per version (docs/widths.md). Measured on glibc 2.36 builds of
 // tmux 3.2a–3.7c by printing `x`, the sample and `|` into a pane (cursor_x and capture-pane -p).
-import type { WidthRules } from "../../src/observe/width-table.js";
+import type { WidthRules } from "../../src/observe/widths/table.js";
 
 export interface WidthSample {
   name: string;

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { isPanescopeError } from "../../src/errors.js";
 import { displayWidth } from "../../src/golden/cells.js";
 import { formatGolden, parseGolden, type Mask } from "../../src/golden/format.js";
-import type { ScreenSnapshot, StyleRun } from "../../src/observe/snapshot.js";
+import type { ScreenSnapshot, StyleRun } from "../../src/observe/emulator/snapshot.js";
 
 function screen(lines: string[], more: Partial<ScreenSnapshot> = {}): ScreenSnapshot {
   return { cols: 12, rows: lines.length, cursorX: 0, cursorY: 0, cursorVisible: true, alternate: false, lines, styles: [], ...more };

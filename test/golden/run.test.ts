@@ -1,6 +1,6 @@
 // The pure part of the runner: the tmux cross-check compares panescope's screen with tmux's view.
 import { describe, expect, it } from "vitest";
-import type { ScreenSnapshot } from "../../src/observe/snapshot.js";
+import type { ScreenSnapshot } from "../../src/observe/emulator/snapshot.js";
 import { crossCheck } from "../../src/golden/run.js";
 
 const screen = (lines: string[], cursorX = 0, cursorY = 0, alternate = false): ScreenSnapshot => ({

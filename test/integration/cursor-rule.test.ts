@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { Delta } from "../../src/observe/delta.js";
+import type { Delta } from "../../src/observe/read/delta.js";
 import { link, textOf } from "../mcp/connect.js";
 import { RebuiltScreen, tmuxRows } from "../support/rebuild.js";
 import { killAllServers, startServer } from "./tmux-fixture.js";

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPanescopeError } from "../../src/errors.js";
-import type { Delta } from "../../src/observe/delta.js";
+import type { Delta } from "../../src/observe/read/delta.js";
 import { Hub } from "../../src/watch/hub.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";
 

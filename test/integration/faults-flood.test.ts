@@ -1,7 +1,7 @@
 // Twenty panes flooding at once (a short soak for CI; bench/ runs the long one): memory stays
 // bounded, every read is answered, and panescope keeps working afterwards.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MAX_SCREEN_BACKLOG } from "../../src/observe/pane.js";
+import { MAX_SCREEN_BACKLOG } from "../../src/observe/pane/observer.js";
 import { closeAll, connect, texts, type Capture } from "./faults-helpers.js";
 import { killAllServers, startServer, waitFor } from "./tmux-fixture.js";
 

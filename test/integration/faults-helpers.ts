@@ -2,7 +2,7 @@
 // private tmux server, and small helpers to read capture_since results as data.
 import { randomBytes } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Delta } from "../../src/observe/delta.js";
+import type { Delta } from "../../src/observe/read/delta.js";
 import { Hub, type HubOptions } from "../../src/watch/hub.js";
 import type { CreateServerOptions } from "../../src/mcp/server.js";
 import type { TmuxServer } from "../../src/tmux/server.js";

@@ -2,7 +2,7 @@
 // panescope restarted with the same cursor key, and a client cancelling a waiting call.
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import type { PaneObserver } from "../../src/observe/pane.js";
+import type { PaneObserver } from "../../src/observe/pane/observer.js";
 import { closeAll, connect, paneIn, texts } from "./faults-helpers.js";
 import { killAllServers, startServer, waitFor } from "./tmux-fixture.js";
 

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { Hub } from "../../src/watch/hub.js";
-import { rulesFor } from "../../src/observe/width-table.js";
+import { rulesFor } from "../../src/observe/widths/table.js";
 import { driverFor, preparePane, scenarios, type Scenario } from "../fidelity/scenarios.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";
 

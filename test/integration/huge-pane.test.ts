@@ -1,7 +1,7 @@
 // A program can make its window huge (`tmux resize-window -x 10000 -y 10000`): panescope emulates at
 // most MAX_EMULATED_COLS × MAX_EMULATED_ROWS of it, says so in every answer, and keeps answering.
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_EMULATED_COLS, MAX_EMULATED_ROWS } from "../../src/observe/geometry.js";
+import { MAX_EMULATED_COLS, MAX_EMULATED_ROWS } from "../../src/observe/emulator/geometry.js";
 import { closeAll, connect, isErrorText, texts, type Capture } from "./faults-helpers.js";
 import { textOf } from "../mcp/connect.js";
 import { killAllServers, startServer } from "./tmux-fixture.js";

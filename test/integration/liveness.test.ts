@@ -3,7 +3,7 @@
 // watching client or (quietClient) a second one attached with `-f no-output`.
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Delta } from "../../src/observe/delta.js";
+import type { Delta } from "../../src/observe/read/delta.js";
 import { ControlClient, type ControlClientOptions } from "../../src/tmux/client.js";
 import { Hub } from "../../src/watch/hub.js";
 import { IGNORES_HUP, killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { sameRow } from "../../src/observe/differences.js";
+import { sameRow } from "../../src/observe/emulator/differences.js";
 import { Hub } from "../../src/watch/hub.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";
 

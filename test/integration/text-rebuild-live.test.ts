@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { link, textOf, type Linked } from "../mcp/connect.js";
 import { RebuiltScreen, TextScreen, tmuxRows } from "../support/rebuild.js";
-import type { Delta } from "../../src/observe/delta.js";
+import type { Delta } from "../../src/observe/read/delta.js";
 import { killAllServers, startServer, type TestServer } from "./tmux-fixture.js";
 
 const PROGRAMS = resolve(import.meta.dirname, "../../bench/programs.mjs");

@@ -6,7 +6,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Hub } from "../../src/watch/hub.js";
-import { rulesFor, type WidthRules } from "../../src/observe/width-table.js";
+import { rulesFor, type WidthRules } from "../../src/observe/widths/table.js";
 import { measureWidths } from "../../src/tmux/widths.js";
 import { KNOWN_DIFFERENCES, WIDTH_SAMPLES, columnsOf, versionNumber, type Shown, type WidthSample } from "../fidelity/width-samples.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "./tmux-fixture.js";

@@ -2,7 +2,7 @@
 // lines that pane text cannot imitate, framing within budget, raw only where it adds something.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Delta } from "../../src/observe/delta.js";
+import type { Delta } from "../../src/observe/read/delta.js";
 import { ending, fenceRaw, fenceRows, renderDelta, showControls } from "../../src/mcp/render.js";
 import { TextScreen } from "../support/rebuild.js";
 

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderDelta } from "../../src/mcp/render.js";
-import { PaneObserver } from "../../src/observe/pane.js";
+import { PaneObserver } from "../../src/observe/pane/observer.js";
 import { ControlParser } from "../../src/tmux/protocol.js";
 import { scenarios } from "../fidelity/scenarios.js";
 import { loadRecordings } from "../fidelity/stream.js";

@@ -1,7 +1,7 @@
 // What a reader can rebuild from capture_since answers alone: the lines it was told about, placed by
 // their absolute numbers, a first answer starting over. Tests compare the rebuilt screen with
 // tmux's own (`capture-pane -p`) to prove that no change reached a reader unflagged or not at all.
-import type { Delta } from "../../src/observe/delta.js";
+import type { Delta } from "../../src/observe/read/delta.js";
 
 export class RebuiltScreen {
   private readonly lines = new Map<number, string>();

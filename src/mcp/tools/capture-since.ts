@@ -4,7 +4,7 @@ import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { renderDelta, type View, type WaitReport } from "../render.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
-import { isEmpty } from "../../observe/delta.js";
+import { isEmpty } from "../../observe/read/delta.js";
 import { limitFields, limitsOf, structured } from "../since.js";
 
 export { DEFAULT_MAX_BYTES } from "../since.js";

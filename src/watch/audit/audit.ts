@@ -1,8 +1,8 @@
 // Audit: one comparison of the replica with tmux (timer.ts decides when): probe tmux's visible screen without
 // a pause, compare with ours at exactly the same stream offset, and heal where they differ.
-import { agree, differences } from "../../observe/differences.js";
-import type { PaneObserver } from "../../observe/pane.js";
-import type { PaneState } from "../../observe/seed.js";
+import { agree, differences } from "../../observe/emulator/differences.js";
+import type { PaneObserver } from "../../observe/pane/observer.js";
+import type { PaneState } from "../../observe/emulator/seed.js";
 import type { ControlClient } from "../../tmux/client.js";
 import type { AuditResult } from "./timer.js";
 import { parseProbe, probeCommands } from "../seed/probe.js";

@@ -4,7 +4,7 @@
 // is closed only once its last output is in (no reader hears `closed` before the last words).
 // Where /proc shows the pane's process (pane-process.ts), a look there confirms output at once, with
 // no question; the first look that cannot vouch for it hands the pane back to tmux's answers.
-import type { PaneExit } from "../../observe/delta.js";
+import type { PaneExit } from "../../observe/read/delta.js";
 import { OutputGate } from "./gate.js";
 import type { Asker, PaneLife, QuietClient } from "./quiet-client.js";
 

@@ -4,7 +4,7 @@
 // a flood: docs/benchmarks.md). Questions are batched: one `list-panes -a` answers every pane that
 // asked since the last one, and at most one is in flight.
 import { messageOf } from "../../errors.js";
-import type { PaneExit } from "../../observe/delta.js";
+import type { PaneExit } from "../../observe/read/delta.js";
 import { ControlClient, type ControlClientOptions } from "../../tmux/client.js";
 import { parseExit } from "../../tmux/exit.js";
 import { TmuxFormat } from "../../tmux/format.js";

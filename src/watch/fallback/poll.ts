@@ -4,9 +4,9 @@
 // every answer says `streaming: false`, and the switch to polling is a `not-streaming` break.
 import { randomBytes } from "node:crypto";
 import { isPanescopeError, PanescopeError } from "../../errors.js";
-import { isEmpty, type Delta, type ReadLimits } from "../../observe/delta.js";
-import type { PaneObserver } from "../../observe/pane.js";
-import type { PaneState as SeedState } from "../../observe/seed.js";
+import { isEmpty, type Delta, type ReadLimits } from "../../observe/read/delta.js";
+import type { PaneObserver } from "../../observe/pane/observer.js";
+import type { PaneState as SeedState } from "../../observe/emulator/seed.js";
 import type { TmuxServer } from "../../tmux/server.js";
 import { PROBE_TIMEOUT_MS } from "../../tmux/timeouts.js";
 import { observerFor, type After, type ObserverSeams } from "../seed/observer.js";

@@ -4,8 +4,8 @@
 // replaced when the server restarted or another process took the pane. Never `closed` for a pane
 // that lives. Also what a streamed watch checks before each read (revalidate).
 import { messageOf } from "../../errors.js";
-import type { MissedReason, PaneExit } from "../../observe/delta.js";
-import type { PaneObserver } from "../../observe/pane.js";
+import type { MissedReason, PaneExit } from "../../observe/read/delta.js";
+import type { PaneObserver } from "../../observe/pane/observer.js";
 import type { SessionLease } from "../../tmux/sessions.js";
 import type { TmuxServer } from "../../tmux/server.js";
 import { inSession, locate } from "./locate.js";

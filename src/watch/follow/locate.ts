@@ -4,8 +4,8 @@
 // move-window to another session, its window unlinked, that session killed, our client detached or
 // switched by a user's plain `tmux detach-client`/`switch-client`) must be followed, never left silent.
 import { isPanescopeError } from "../../errors.js";
-import type { PaneExit } from "../../observe/delta.js";
-import type { PaneIdentity } from "../../observe/pane.js";
+import type { PaneExit } from "../../observe/read/delta.js";
+import type { PaneIdentity } from "../../observe/pane/observer.js";
 import { parseExit } from "../../tmux/exit.js";
 import { TmuxFormat } from "../../tmux/format.js";
 import { STATUS_OPTION, type TmuxServer } from "../../tmux/server.js";

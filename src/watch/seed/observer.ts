@@ -1,8 +1,8 @@
 // Seed: a pane's observer made from what the first capture found (its process, the server's life,
 // the screen's size), numbered on after the observer it replaces when there is one.
-import type { MissedReason } from "../../observe/delta.js";
-import { PaneObserver, type PaneObserverOptions } from "../../observe/pane.js";
-import type { WidthPolicy } from "../../observe/width-policy.js";
+import type { MissedReason } from "../../observe/read/delta.js";
+import { PaneObserver, type PaneObserverOptions } from "../../observe/pane/observer.js";
+import type { WidthPolicy } from "../../observe/widths/policy.js";
 import type { WatchSettings } from "../settings.js";
 import type { PaneProbe } from "./probe.js";
 

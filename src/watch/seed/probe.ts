@@ -3,12 +3,12 @@
 // from its process (watch/opened-pane.ts). The recipe runs as ONE command line so tmux executes it
 // atomically: nothing the pane prints falls between the capture and the resumed stream.
 import { PanescopeError } from "../../errors.js";
-import type { PaneExit } from "../../observe/delta.js";
-import type { PaneModes, PaneState } from "../../observe/seed.js";
+import type { PaneExit } from "../../observe/read/delta.js";
+import type { PaneModes, PaneState } from "../../observe/emulator/seed.js";
 import { TmuxFormat } from "../../tmux/format.js";
 import { parseExit } from "../../tmux/exit.js";
 import { STATUS_OPTION } from "../../tmux/server.js";
-import { MAX_EMULATED_ROWS } from "../../observe/geometry.js";
+import { MAX_EMULATED_ROWS } from "../../observe/emulator/geometry.js";
 import { openedPane } from "../opened-pane.js";
 
 /** Numbers and ids only, so no tmux version is needed to read it; one nonce per process. */

@@ -8,8 +8,8 @@
 //   holding   after `%continue`, held until the captured screen is in place
 //   live      handed on to be confirmed (confirm/)
 import { isPanescopeError } from "../../errors.js";
-import type { MissedReason } from "../../observe/delta.js";
-import type { PaneObserver } from "../../observe/pane.js";
+import type { MissedReason } from "../../observe/read/delta.js";
+import type { PaneObserver } from "../../observe/pane/observer.js";
 import type { ControlClient } from "../../tmux/client.js";
 import { parseProbe, seedCommands, type PaneProbe } from "./probe.js";
 

@@ -2,8 +2,8 @@
 // the version picks the combining rules; the server measures the code points builds disagree on
 // (block sums first, then each code point of a block that differs from glibc's table).
 import { messageOf } from "../errors.js";
-import { probeBlocks } from "../observe/width-table.js";
-import { widthPolicy, type WidthFacts, type WidthPolicy } from "../observe/width-policy.js";
+import { probeBlocks } from "../observe/widths/table.js";
+import { widthPolicy, type WidthFacts, type WidthPolicy } from "../observe/widths/policy.js";
 import { measureWidths, serverWidths, type RunTmux } from "../tmux/widths.js";
 
 export class WidthLearner {

@@ -1,0 +1,136 @@
+// The private parts of @xterm/headless 6.0 the screen relies on (pinned to that exact version in
+// package.json): its synchronous parse entry, a look at whether the terminal is at rest between
+// plain-text lines (flood-skip.ts), and which rows a parse changed (what xterm's renderers repaint)
+// with the line objects behind the rows. Everything else goes through xterm's public API.
+import type { Terminal as XTerminal } from "@xterm/headless";
+import { PanescopeError } from "../../errors.js";
+
+/** xterm's synchronous parse entry (its WriteBuffer without the timer). */
+export interface SyncWriter {
+  writeSync(data: Uint8Array | string): void;
+}
+
+/**
+ * xterm's WriteBuffer.writeSync (private: `_core._writeBuffer`). It processes xterm's own queue
+ * first, which stays empty: nothing here calls the asynchronous write().
+ */
+export function syncWriter(term: XTerminal): SyncWriter {
+  const buffer = core(term)?._writeBuffer;
+  if (typeof buffer?.writeSync !== "function") {
+    throw new PanescopeError("internal", "this @xterm/headless has no synchronous parse (WriteBuffer.writeSync, 6.0): install @xterm/headless 6.0");
+  }
+  return buffer as SyncWriter;
+}
+
+interface Core {
+  _writeBuffer?: Partial<SyncWriter>;
+  _inputHandler?: {
+    _parser?: { currentState?: unknown };
+    _utf8Decoder?: { interim?: Uint8Array };
+    _dirtyRowTracker?: { start?: unknown; end?: unknown };
+  };
+  _charsetService?: { charset?: unknown };
+  buffer?: { scrollTop?: unknown; scrollBottom?: unknown; ybase?: unknown; lines?: { get?: (index: number) => unknown } };
+}
+
+function core(term: XTerminal): Core | undefined {
+  return (term as unknown as { _core?: Core })._core;
+}
+
+/**
+ * Whether the next byte starts fresh: the parser in its ground state (not inside an escape
+ * sequence), no UTF-8 character half received, no character set mapping, and the whole screen as
+ * the scroll region. False when any of it cannot be read (another xterm): then nothing is skipped.
+ */
+export function atRest(term: XTerminal): boolean {
+  const c = core(term);
+  const interim = c?._inputHandler?._utf8Decoder?.interim;
+  return (
+    c?._inputHandler?._parser?.currentState === 0 &&
+    interim instanceof Uint8Array &&
+    interim[0] === 0 &&
+    c._charsetService !== undefined &&
+    c._charsetService.charset === undefined &&
+    c.buffer?.scrollTop === 0 &&
+    c.buffer.scrollBottom === term.rows - 1
+  );
+}
+
+/**
+ * The screen rows xterm marked as changed by its last parse (it starts each parse from the cursor's
+ * row; printing, erasing and every scroll mark theirs: its renderers repaint exactly these).
+ * Undefined when they cannot be read (another xterm): then every row counts as changed.
+ */
+export function lastParseRows(term: XTerminal): { from: number; to: number } | undefined {
+  const marks = core(term)?._inputHandler?._dirtyRowTracker;
+  const from = marks?.start;
+  const to = marks?.end;
+  return typeof from === "number" && typeof to === "number" ? { from, to } : undefined;
+}
+
+/**
+ * The object holding screen row `y` of the active buffer. xterm edits a row's cells in place; a
+ * scroll, a reset or a buffer switch puts another object there. Undefined when it cannot be read.
+ */
+export function rowObject(term: XTerminal, y: number): unknown {
+  const buffer = core(term)?.buffer;
+  const lines = buffer?.lines;
+  const ybase = buffer?.ybase;
+  return typeof ybase === "number" && typeof lines?.get === "function" ? lines.get(ybase + y) : undefined;
+}
+
+/** One xterm buffer's tab stops (`Buffer.tabs`: column → true), cursor, saved cursor and scroll region. */
+export interface BufferState {
+  tabs: Record<number, boolean>;
+  x: number;
+  y: number;
+  savedX: number;
+  savedY: number;
+  scrollTop: number;
+  scrollBottom: number;
+}
+
+/**
+ * xterm's two buffers, for their tab stops and scroll regions (`_core.buffers`: a BufferSet, whose reset() makes new
+ * buffers, so look them up each time), and its reset of both to every 8 columns. Undefined when
+ * they cannot be read (another xterm).
+ */
+export function bothBuffers(term: XTerminal): { normal: BufferState; alt: BufferState; reset(): void } | undefined {
+  const set = (term as unknown as { _core?: { buffers?: { normal?: Partial<BufferState>; alt?: Partial<BufferState>; setupTabStops?: (cols?: number) => void } } })._core?.buffers;
+  const { normal, alt } = set ?? {};
+  if (!set || typeof set.setupTabStops !== "function" || !isBufferState(normal) || !isBufferState(alt)) return undefined;
+  return { normal, alt, reset: () => set.setupTabStops?.() };
+}
+
+function isBufferState(buffer: Partial<BufferState> | undefined): buffer is BufferState {
+  return typeof buffer?.tabs === "object" && buffer.tabs !== null && typeof buffer.x === "number" && typeof buffer.y === "number" && typeof buffer.savedX === "number" && typeof buffer.savedY === "number" && typeof buffer.scrollTop === "number" && typeof buffer.scrollBottom === "number";
+}
+
+/**
+ * xterm's reverse-wraparound mode (`_core.coreService.decPrivateModes.reverseWraparound`): read, or
+ * set when `on` is given. Undefined when it cannot be read (another xterm).
+ */
+export function reverseWraparound(term: XTerminal, on?: boolean): boolean | undefined {
+  const modes = (term as unknown as { _core?: { coreService?: { decPrivateModes?: { reverseWraparound?: unknown } } } })._core?.coreService?.decPrivateModes;
+  const now = modes?.reverseWraparound;
+  if (!modes || typeof now !== "boolean") return undefined;
+  if (on !== undefined) modes.reverseWraparound = on;
+  return on ?? now;
+}
+
+/**
+ * Whether the program hid the cursor (DECTCEM, `ESC[?25l`): `_core.coreService.isCursorHidden`.
+ * False when it cannot be read (another xterm): a cursor is then drawn where it stands.
+ */
+export function cursorHidden(term: XTerminal): boolean {
+  return (term as unknown as { _core?: { coreService?: { isCursorHidden?: unknown } } })._core?.coreService?.isCursorHidden === true;
+}
+
+/** Calls `listener` after xterm's own reset (RIS) is done (`_core._inputHandler.onRequestReset`); false when it cannot. */
+export function afterReset(term: XTerminal, listener: () => void): boolean {
+  const handler = (term as unknown as { _core?: { _inputHandler?: { onRequestReset?: (listener: () => void) => unknown } } })._core?._inputHandler;
+  if (typeof handler?.onRequestReset !== "function") return false;
+  // xterm's Terminal subscribed when it was made: this listener runs after its reset.
+  handler.onRequestReset(listener);
+  return true;
+}

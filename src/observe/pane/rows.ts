@@ -1,0 +1,184 @@
+// Row tracking: which absolute lines changed at which render sequence. Pure: it diffs row texts
+// that a LineSource (the screen) hands it, so it is tested without a terminal.
+import type { Row } from "../read/delta.js";
+
+/** What the tracker reads from the screen. Absolute line numbers, as in Screen. */
+export interface LineSource {
+  readonly top: number;
+  readonly rows: number;
+  /** Oldest absolute line still readable. */
+  readonly firstLine: number;
+  /**
+   * The latest lines that left memory inside a plain-text flood the screen skipped (flood-skip.ts):
+   * they passed through like any flood's lines, so none is counted lost. Absolute, end exclusive.
+   */
+  readonly passed?: { readonly from: number; readonly to: number };
+  readonly alternate: boolean;
+  rowText(y: number): string;
+  lineText(line: number): string | undefined;
+  /**
+   * Called once per update: whether screen row `y` may differ from that row at the previous update
+   * (rows it rules out are not read again). Without it, every row is read.
+   */
+  lookAtRows?(): (y: number) => boolean;
+}
+
+export interface Changes {
+  rows: Row[];
+  /** Lines that changed after the sequence but scrolled out of the emulator before anyone read them. */
+  lostLines: number;
+}
+
+export class RowTracker {
+  /**
+   * seqs[i - head] is the render sequence at which line `base + i - head` last changed. A negative
+   * entry -s means "changed at s if not blank": a line that scrolled through unseen, whose text is
+   * only looked at when read (reading every scrolled line cost ≈3 s of a 2M-line `seq` flood, now ≈0.3 s).
+   */
+  private seqs: number[] = [];
+  private head = 0;
+  private base = 0;
+  /** The rows as last seen, starting at absolute line `shownTop`. */
+  private shown: string[] = [];
+  private shownTop = 0;
+  private shownAlternate = false;
+  private forceAll = true;
+  /** Set by mark/recordLost during one update. */
+  private stamped = false;
+  /** (seq, count) of lines that scrolled away unseen, oldest first; bounded. */
+  private lost: Array<{ seq: number; count: number }> = [];
+
+  /** `startLine`: the absolute number of the screen's first line (a re-seeded screen starts above 0). */
+  constructor(startLine = 0) {
+    this.base = startLine;
+    this.shownTop = startLine;
+  }
+
+  /**
+   * Starts over at a new screen whose row 0 is line `top` (a seed or re-seed): its history lines
+   * are not news, its visible rows are (the next update reports them all).
+   */
+  rebase(top: number): void {
+    this.seqs = [];
+    this.head = 0;
+    this.base = top;
+    this.shown = [];
+    this.shownTop = top;
+    this.forceAll = true;
+  }
+
+  /** The next update reports every visible row (after a resize, a re-seed, a buffer switch). */
+  invalidate(): void {
+    this.forceAll = true;
+  }
+
+  /**
+   * Records which lines differ from what was last seen, stamping them with `seq`. Returns whether
+   * anything was stamped (or counted lost): a look that found nothing new is not news.
+   */
+  update(seq: number, source: LineSource): boolean {
+    this.stamped = false;
+    const { top, rows, firstLine } = source;
+    const forceAll = this.forceAll || source.alternate !== this.shownAlternate;
+    this.forceAll = false;
+    this.dropBefore(firstLine);
+
+    // A scroll changes what a reader sees even when no line's text changed (a blank line entering):
+    // it is news, and the screen readers hold changes with it (frames.ts keys screens by sequence).
+    if (top !== this.shownTop) this.stamped = true;
+    // Lines that left the screen since the last look: what they hold now is what they scrolled off with.
+    if (top > this.shownTop) {
+      // Lines trimmed before this look could have changed unseen: count them, never pretend.
+      const gone = Math.min(firstLine, top);
+      const passed = source.passed ? Math.max(0, Math.min(gone, source.passed.to) - Math.max(this.shownTop, source.passed.from)) : 0;
+      const unseen = Math.max(0, gone - this.shownTop - passed);
+      if (unseen > 0) this.recordLost(seq, unseen);
+      const neverShown = Math.min(top, this.shownTop + this.shown.length);
+      for (let line = Math.max(this.shownTop, firstLine); line < neverShown; line++) {
+        const text = source.lineText(line) ?? "";
+        if (text !== this.shownAt(line)) this.mark(line, seq);
+      }
+      // Never-seen lines changed iff they are not blank (vs ""): decided lazily in changedSince.
+      for (let line = Math.max(neverShown, firstLine); line < top; line++) this.mark(line, -seq);
+    }
+    const mayDiffer = source.lookAtRows?.();
+    const previous = !forceAll && mayDiffer && this.shown.length === rows ? this.shown : undefined;
+    const shown: string[] = [];
+    for (let y = 0; y < rows; y++) {
+      const line = top + y;
+      const text = previous !== undefined && !mayDiffer?.(y) ? (previous[y] as string) : source.rowText(y);
+      if (forceAll || text !== this.shownAt(line)) this.mark(line, seq);
+      shown.push(text);
+    }
+    this.shown = shown;
+    this.shownTop = top;
+    this.shownAlternate = source.alternate;
+    return this.stamped;
+  }
+
+  /** The visible rows as of the last update (a fresh array each update, never changed after). */
+  get visible(): readonly string[] {
+    return this.shown;
+  }
+
+  /** Lines changed after `seq`, top to bottom, with their current text. */
+  changedSince(seq: number, source: LineSource): Changes {
+    const rows: Row[] = [];
+    const from = Math.max(this.base, source.firstLine);
+    const end = this.base + this.seqs.length - this.head;
+    for (let line = from; line < end; line++) {
+      const stamp = this.seqs[line - this.base + this.head] ?? 0;
+      if (Math.abs(stamp) <= seq) continue;
+      const text = source.lineText(line);
+      if (text !== undefined && (stamp > 0 || text !== "")) rows.push({ line, text });
+    }
+    let lostLines = 0;
+    for (const entry of this.lost) if (entry.seq > seq) lostLines += entry.count;
+    return { rows, lostLines };
+  }
+
+  /** Text last seen at an absolute line; never-seen lines read as blank. */
+  private shownAt(line: number): string {
+    return this.shown[line - this.shownTop] ?? "";
+  }
+
+  private mark(line: number, seq: number): void {
+    if (line < this.base) return;
+    this.stamped = true;
+    const index = line - this.base + this.head;
+    while (this.seqs.length <= index) this.seqs.push(0);
+    this.seqs[index] = seq;
+  }
+
+  private dropBefore(firstLine: number): void {
+    if (this.seqs.length === this.head) {
+      // Nothing tracked yet (or everything dropped): restart the window at the first readable line.
+      this.seqs = [];
+      this.head = 0;
+      this.base = Math.max(this.base, firstLine);
+      return;
+    }
+    while (this.base < firstLine && this.head < this.seqs.length) {
+      this.head++;
+      this.base++;
+    }
+    if (this.base < firstLine) this.base = firstLine;
+    // Compact now and then instead of shifting on every trimmed line.
+    if (this.head > 4096 && this.head * 2 > this.seqs.length) {
+      this.seqs = this.seqs.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  private recordLost(seq: number, count: number): void {
+    this.stamped = true;
+    const last = this.lost[this.lost.length - 1];
+    if (last && last.seq === seq) last.count += count;
+    else this.lost.push({ seq, count });
+    if (this.lost.length > 256) {
+      // Merge the oldest two: a reader that old is told at least as much as happened.
+      const [a, b] = this.lost.splice(0, 2);
+      if (a && b) this.lost.unshift({ seq: b.seq, count: a.count + b.count });
+    }
+  }
+}

@@ -1,0 +1,201 @@
+// The headless screen: absolute line numbers, history, alternate buffer, styles.
+import { describe, expect, it } from "vitest";
+import { Screen } from "../../../src/observe/emulator/screen.js";
+
+async function written(screen: Screen, data: string): Promise<void> {
+  screen.write(data);
+  await screen.flush();
+}
+
+function lines(count: number, from = 0): string {
+  return Array.from({ length: count }, (_, i) => `line ${from + i}`).join("\r\n");
+}
+
+describe("Screen", () => {
+  it("numbers lines absolutely, so screen row 0 follows the scroll", async () => {
+    const screen = new Screen({ cols: 20, rows: 4 });
+    await written(screen, lines(10));
+    expect(screen.top).toBe(6);
+    expect(screen.visibleRows()).toEqual(["line 6", "line 7", "line 8", "line 9"]);
+    expect(screen.lineText(2)).toBe("line 2");
+  });
+
+  it("rows as displayed keep the cursor row's blanks up to the cursor, and only those", async () => {
+    const screen = new Screen({ cols: 20, rows: 4 });
+    await written(screen, "result   \r\n>>> ");
+    expect(screen.visibleRows()).toEqual(["result", ">>>", "", ""]);
+    expect(screen.displayedRows()).toEqual(["result", ">>> ", "", ""]);
+    await written(screen, "x\x1b[3D"); // cursor back inside the text: nothing to add
+    expect(screen.displayedRows()).toEqual(["result", ">>> x", "", ""]);
+    await written(screen, "\x1b[4;6H"); // cursor on a blank row
+    expect(screen.displayedRows()[3]).toBe("     ");
+  });
+
+  it("a flush with nothing queued resolves before the next timer, one with queued data after it is applied", async () => {
+    const screen = new Screen({ cols: 20, rows: 4 });
+    await written(screen, "ready");
+    const order: string[] = [];
+    const timer = new Promise((resolve) => setTimeout(resolve, 0)).then(() => order.push("timer"));
+    await screen.flush().then(() => order.push("idle flush"));
+    await timer;
+    screen.write("\r\nmore");
+    await screen.flush();
+    expect(order).toEqual(["idle flush", "timer"]);
+    expect(screen.visibleRows()).toEqual(["ready", "more", "", ""]);
+  });
+
+  it("keeps line numbers after the scrollback is trimmed", async () => {
+    const screen = new Screen({ cols: 20, rows: 4, scrollback: 5 });
+    await written(screen, lines(5000));
+    expect(screen.top).toBe(4996);
+    expect(screen.firstLine).toBe(4991);
+    expect(screen.lineText(4991)).toBe("line 4991");
+    expect(screen.lineText(4990)).toBeUndefined();
+    expect(screen.rowText(3)).toBe("line 4999");
+  });
+
+  it("counts a huge single write of newlines exactly", async () => {
+    const screen = new Screen({ cols: 10, rows: 3, scrollback: 2 });
+    await written(screen, "x" + "\r\n".repeat(100_000) + "end");
+    expect(screen.top).toBe(100_000 - 2);
+    expect(screen.rowText(2)).toBe("end");
+  });
+
+  it("freezes top while the alternate screen is shown and restores the normal one", async () => {
+    const screen = new Screen({ cols: 20, rows: 3 });
+    await written(screen, lines(5));
+    const top = screen.top;
+    await written(screen, "\x1b[?1049h\x1b[Hfull screen");
+    expect(screen.alternate).toBe(true);
+    expect(screen.top).toBe(top);
+    expect(screen.rowText(0)).toBe("full screen");
+    await written(screen, "\x1b[?1049l");
+    expect(screen.alternate).toBe(false);
+    expect(screen.visibleRows()).toEqual(["line 2", "line 3", "line 4"]);
+  });
+
+  it("clearing the scrollback (clear's CSI 3J, reset's ESC c) never moves line numbers back", async () => {
+    const screen = new Screen({ cols: 20, rows: 4, scrollback: 100 });
+    await written(screen, lines(10));
+    expect(screen.top).toBe(6);
+    await written(screen, "\x1b[H\x1b[2J\x1b[3J");
+    expect(screen.top).toBe(6);
+    expect(screen.firstLine).toBe(6);
+    expect(screen.visibleRows()).toEqual(["", "", "", ""]);
+    await written(screen, `after\r\n${lines(6)}`);
+    expect(screen.top).toBe(9);
+    expect(screen.lineText(6)).toBe("after");
+    await written(screen, "\x1bc");
+    expect(screen.top).toBe(9);
+    expect(screen.firstLine).toBe(9);
+    expect(screen.visibleRows()).toEqual(["", "", "", ""]);
+    // Numbering goes on from there, and trimming is still counted.
+    await written(screen, lines(150));
+    expect(screen.top).toBe(9 + 146);
+    expect(screen.visibleRows()).toEqual(["line 146", "line 147", "line 148", "line 149"]);
+    expect(screen.lineText(screen.top - 1)).toBe("line 145");
+  });
+
+  it("CSI 3J on the alternate screen leaves the normal screen's numbering alone", async () => {
+    const screen = new Screen({ cols: 20, rows: 4, scrollback: 100 });
+    await written(screen, lines(10));
+    await written(screen, "\x1b[?1049h\x1b[3J\x1b[Hfull screen");
+    expect(screen.top).toBe(6);
+    await written(screen, "\x1b[?1049l");
+    expect(screen.top).toBe(6);
+    expect(screen.visibleRows()).toEqual(["line 6", "line 7", "line 8", "line 9"]);
+    expect(screen.lineText(0)).toBe("line 0");
+  });
+
+  it("continues numbering after its predecessor when given a line base", async () => {
+    const screen = new Screen({ cols: 20, rows: 3, lineBase: 100 });
+    await written(screen, lines(4));
+    expect(screen.top).toBe(101);
+    expect(screen.lineText(100)).toBe("line 0");
+  });
+
+  it("reads rows at the new width after a shrink", async () => {
+    const screen = new Screen({ cols: 20, rows: 3 });
+    await written(screen, "\x1b[?7l0123456789abcdefghij");
+    screen.resize(10, 3);
+    expect(screen.rowText(0).length).toBeLessThanOrEqual(10);
+  });
+
+  it("reports colours as sparse style runs and as SGR text", async () => {
+    const screen = new Screen({ cols: 20, rows: 2 });
+    await written(screen, "plain \x1b[1;31mred\x1b[0m \x1b[48;2;255;136;0mrgb\x1b[0m");
+    const snap = screen.snapshot();
+    expect(snap.lines[0]).toBe("plain red rgb");
+    expect(snap.styles).toEqual([
+      { row: 0, start: 6, end: 9, fg: { kind: "palette", index: 1 }, bold: true },
+      { row: 0, start: 10, end: 13, bg: { kind: "rgb", rgb: 0xff8800 } },
+    ]);
+    expect(screen.visibleRowsAnsi()[0]).toBe("plain \x1b[0;1;31mred\x1b[0m \x1b[0;48;2;255;136;0mrgb\x1b[0m");
+  });
+
+  it("measures wide characters with unicode 11 widths", async () => {
+    const screen = new Screen({ cols: 10, rows: 2 });
+    await written(screen, "日本x");
+    expect(screen.cursorX).toBe(5);
+  });
+});
+
+describe("Screen.lookAtRows", () => {
+  const rowsThat = (look: (y: number) => boolean, rows: number): number[] => Array.from({ length: rows }, (_, y) => y).filter(look);
+
+  it("names the rows a parse changed since the last look, and only those", async () => {
+    const screen = new Screen({ cols: 20, rows: 4 });
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2, 3]); // the first look knows nothing
+    await written(screen, "one\r\ntwo\r\nthree");
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2]);
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([]);
+    await written(screen, "!"); // a keystroke's echo: its row
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([2]);
+    screen.write("\x1b[1;1Hx");
+    await written(screen, "\x1b[2;1Hy");
+    // Two parses: both rows, and the row the cursor left (xterm counts it in every parse).
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2]);
+  });
+
+  it("names every row after a scroll, a reset or a resize", async () => {
+    const screen = new Screen({ cols: 20, rows: 4 });
+    await written(screen, "a\r\nb\r\nc\r\nd");
+    screen.lookAtRows();
+    await written(screen, "\r\ne");
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2, 3]);
+    await written(screen, "\x1bc");
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2, 3]);
+    screen.resize(10, 4);
+    expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe("a screen whose emulator fails", () => {
+  it("stops parsing and says so once, instead of throwing out of write (xterm 6.0: ED 1 in the last cell, no history)", async () => {
+    const failures: unknown[] = [];
+    const screen = new Screen({ cols: 12, rows: 5, onFailure: (error) => failures.push(error) });
+    await written(screen, "before");
+    const applied: string[] = [];
+    screen.write("\x1b[5;12H\x1b[1J", () => applied.push("failing write"));
+    screen.write("after", () => applied.push("next write"));
+    await screen.flush();
+    expect(failures).toHaveLength(1);
+    expect(String(failures[0])).toMatch(/TypeError/);
+    expect(applied).toEqual(["failing write", "next write"]); // callbacks still run, in order
+    expect(screen.visibleRows()[0]).toBe("before"); // nothing parsed after the failure
+  });
+
+  it("also when xterm throws while resizing (found by fuzzing: its Buffer.resize after these)", async () => {
+    const failures: unknown[] = [];
+    const screen = new Screen({ cols: 8, rows: 2, scrollback: 0, onFailure: (error) => failures.push(error) });
+    await written(screen, "世界\x1b[99b\x1b[?6h\r\n");
+    screen.resize(2, 4);
+    await written(screen, "\x1b[1J");
+    screen.resize(8, 5);
+    await written(screen, "\r\n");
+    expect(failures).toHaveLength(0);
+    screen.resize(5, 4);
+    expect(failures).toHaveLength(1);
+    expect((failures[0] as Error).stack).toMatch(/resize/);
+  });
+});
