@@ -7,6 +7,7 @@ import type { ControlClient } from "../tmux/client.js";
 import type { ControlEvent } from "../tmux/events.js";
 import type { SessionLease } from "../tmux/sessions.js";
 import type { TmuxVersion } from "../tmux/version.js";
+import type { CursorFields } from "../observe/cursor/codec.js";
 import type { Delta, PaneExit, ReadLimits } from "../observe/read/delta.js";
 import type { PaneObserver } from "../observe/pane/observer.js";
 import type { WidthPolicy } from "../observe/widths/policy.js";
@@ -196,7 +197,7 @@ export class PaneWatch implements Watch {
     return this.confirmer.confirmed();
   }
 
-  waitForChange(cursor: string | undefined, waitMs: number, signal?: AbortSignal, limits?: ReadLimits): Promise<Delta> {
+  waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits?: ReadLimits): Promise<Delta> {
     return this.observer.waitForChange(cursor, waitMs, signal, limits);
   }
 

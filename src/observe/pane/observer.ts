@@ -1,7 +1,6 @@
 // The pane observer: one pane's byte stream kept twice — a byte ring (raw) and a headless screen
 // (rows) — answering "what changed since this cursor" in both forms. Knows nothing of tmux or MCP.
-import { PanescopeError } from "../../errors.js";
-import { cursorIdentity, decodeCursor, encodeCursor, type CursorFields } from "../cursor/codec.js";
+import { cursorIdentity, decodeCursor, encodeCursor, otherPane, type CursorFields } from "../cursor/codec.js";
 import { isEmpty, type Delta, type MissedReason, type PaneExit, type ReadLimits, type Row } from "../read/delta.js";
 import { RawStream } from "../raw/stream.js";
 import { RowTracker } from "./rows.js";
@@ -336,20 +335,18 @@ export class PaneObserver {
     return this.screen.snapshot();
   }
 
-  /** Decodes a cursor and checks it is this pane's; throws typed errors for caller mistakes. */
-  decode(cursor: string): CursorFields {
-    const fields = decodeCursor(cursor, this.key);
-    if (`%${fields.pane}` !== this.paneId) {
-      throw new PanescopeError(
-        "cursor-other-pane",
-        `cursor belongs to pane %${fields.pane}, not ${this.paneId}: pass that pane's id, or omit cursor to start watching ${this.paneId}`,
-      );
-    }
+  /**
+   * A cursor's fields, decoded here unless the caller already did (the hub decodes once per read),
+   * checked to be this pane's; throws typed errors for caller mistakes.
+   */
+  decode(cursor: string | CursorFields): CursorFields {
+    const fields = typeof cursor === "string" ? decodeCursor(cursor, this.key) : cursor;
+    if (`%${fields.pane}` !== this.paneId) throw otherPane(`%${fields.pane}`, this.paneId);
     return fields;
   }
 
   /** What changed since `cursor` (none: the visible screen, starting a watch). */
-  async read(cursor?: string, limits: ReadLimits = {}): Promise<Delta> {
+  async read(cursor?: string | CursorFields, limits: ReadLimits = {}): Promise<Delta> {
     const fields = cursor === undefined ? undefined : this.decode(cursor);
     await this.settle(READ_CATCH_UP_MS);
     return this.answer(fields, limits);
@@ -359,7 +356,7 @@ export class PaneObserver {
    * Like read, but when nothing is new, waits up to `waitMs` for output to be applied, for the
    * pane to close, or for the signal to abort. Event-driven: woken by the screen, never polled.
    */
-  async waitForChange(cursor: string | undefined, waitMs: number, signal?: AbortSignal, limits: ReadLimits = {}): Promise<Delta> {
+  async waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits: ReadLimits = {}): Promise<Delta> {
     const fields = cursor === undefined ? undefined : this.decode(cursor);
     await this.settle(READ_CATCH_UP_MS);
     let delta = this.answer(fields, limits);

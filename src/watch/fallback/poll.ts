@@ -4,6 +4,7 @@
 // every answer says `streaming: false`, and the switch to polling is a `not-streaming` break.
 import { randomBytes } from "node:crypto";
 import { isPanescopeError, PanescopeError } from "../../errors.js";
+import type { CursorFields } from "../../observe/cursor/codec.js";
 import { isEmpty, type Delta, type ReadLimits } from "../../observe/read/delta.js";
 import type { PaneObserver } from "../../observe/pane/observer.js";
 import type { PaneState as SeedState } from "../../observe/emulator/seed.js";
@@ -111,7 +112,7 @@ export class PollWatch implements Watch {
   }
 
   /** Like PaneObserver.waitForChange, polling tmux every intervalMs while it waits. */
-  async waitForChange(cursor: string | undefined, waitMs: number, signal?: AbortSignal, limits?: ReadLimits): Promise<Delta> {
+  async waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits?: ReadLimits): Promise<Delta> {
     const deadline = Date.now() + waitMs;
     for (;;) {
       const state = await this.check();
