@@ -18,8 +18,8 @@ import { Confirmer } from "./confirm/confirm.js";
 import { PaneProcess } from "./confirm/pane-process.js";
 import type { QuietClient } from "./confirm/quiet-client.js";
 import { Follower, type Mover } from "./follow/follower.js";
-import { Presence } from "./follow/presence.js";
-import { PaneSubscriptions, paneInLayout, readSubscription } from "./follow/subscriptions.js";
+import { PanePlace } from "./follow/place.js";
+import { readSubscription } from "./follow/subscriptions.js";
 import { FailureRecovery } from "./seed/failure-pause.js";
 import { observerFor, type After } from "./seed/observer.js";
 import type { PaneProbe } from "./seed/probe.js";
@@ -56,19 +56,15 @@ export class PaneWatch implements Watch {
   private client: ControlClient;
   private lease: SessionLease | undefined;
   private observerRef: PaneObserver | undefined;
-  /** The pane size tmux last reported, and the window it is in. */
-  private size = { cols: 0, rows: 0 };
-  private windowId = "";
   /** Following starts once the watch is started (events before that are covered by its seed). */
   private started = false;
   private unbind: () => void = () => undefined;
   private readonly seeder: Seeder;
-  private readonly subscriptions: PaneSubscriptions;
+  /** The pane's window and size, and the subscriptions that report its end from there. */
+  private readonly place: PanePlace;
   private readonly recovery: FailureRecovery;
   /** Live output waits here until tmux confirms the pane still runs the observer's process. */
   private readonly confirmer: Confirmer;
-  /** Where tmux cannot be asked to report the session's panes (3.2a–3.6a): looks on read (presence.ts). */
-  private readonly presence: Presence | undefined;
   private readonly follower: Follower | undefined;
   private readonly auditor: AuditTimer;
 
@@ -105,10 +101,19 @@ export class PaneWatch implements Watch {
       },
       seams.quiet,
     );
-    this.subscriptions = new PaneSubscriptions(paneId, seams.version);
-    if (!this.subscriptions.membersReported) {
-      this.presence = new Presence({ look: () => this.present(), waiting: () => (this.observerRef?.waiting ?? 0) > 0 && !this.observerRef?.closed });
-    }
+    this.place = new PanePlace({
+      paneId,
+      version: seams.version,
+      client: () => this.client,
+      resized: (cols, rows) => {
+        if (!this.observerRef || this.disposed) return;
+        // Followed at once (in stream order); once quiet, the audit makes sure the reflow agrees with tmux's.
+        this.observerRef.resize(cols, rows);
+        this.auditor.schedule();
+      },
+      left: () => this.displaced(),
+      waiting: () => (this.observerRef?.waiting ?? 0) > 0 && !this.observerRef?.closed,
+    });
     this.recovery = new FailureRecovery(paneId, settings.log, () => void this.seeder.retake(undefined));
     this.follower = seams.mover ? new Follower(this, seams.mover) : undefined;
     this.auditor = new AuditTimer({
@@ -122,7 +127,7 @@ export class PaneWatch implements Watch {
           // A pane beyond the emulator's cap differs from tmux's by design (its answers say so).
           ready: () => this.seeder.settledLive && !this.observer.capped,
           settled: () => this.confirmer.held === 0,
-          present: () => this.present(),
+          present: () => this.place.present(),
           healed: (_state, rows) => settings.log(`healed ${this.paneId}: ${rows.length > 0 ? `rows ${rows.join(",")}` : "the cursor"} differed from tmux's screen`),
         }),
     });
@@ -149,7 +154,7 @@ export class PaneWatch implements Watch {
       watch.took(probe);
       watch.seeder.goLive();
       watch.seeder.afterFirst();
-      watch.subscriptions.subscribe(watch.client, watch.windowId);
+      watch.place.subscribe();
       seams.quiet?.warm(watch.session ?? client.session);
       watch.started = true;
       return watch;
@@ -219,31 +224,17 @@ export class PaneWatch implements Watch {
     const previous = this.lease;
     this.lease = lease;
     this.unbind();
-    this.subscriptions.unsubscribe(this.client);
+    this.place.unsubscribe();
     this.client = lease.client;
     this.bind(lease.client);
     await this.seeder.retake("moved");
-    this.subscriptions.subscribe(this.client, this.windowId);
+    this.place.subscribe();
     previous?.release();
   }
 
-  /**
-   * The follow found the pane still in this client's session, maybe in another window (`break-pane -d`
-   * sends no layout for the new window): learn its window and size again from tmux, nothing lost.
-   * Not by a capture: its pause drops output tmux had read but not yet sent us (tmux 3.3+), whose
-   * effect the captured screen shows while the output stream never has it, unflagged.
-   */
+  /** The follow found the pane still in this client's session, maybe in another window (follow/place.ts). */
   stayed(windowId: string): void {
-    if (this.disposed || !this.observerRef) return;
-    this.windowId = windowId;
-    this.subscriptions.subscribe(this.client, windowId);
-    void this.client
-      .command(["display-message", "-p", "-t", this.paneId, "#{pane_width} #{pane_height}"], { timeoutMs: PROBE_TIMEOUT_MS })
-      .then(([size = ""]) => {
-        const [cols = 0, rows = 0] = size.split(" ").map(Number);
-        if (cols > 0 && rows > 0) this.resized(cols, rows);
-      })
-      .catch(() => undefined);
+    if (!this.disposed && this.observerRef) this.place.stayed(windowId);
   }
 
   /**
@@ -253,8 +244,8 @@ export class PaneWatch implements Watch {
    * pane that printed since the last look, true at once, nothing asked.
    */
   stillThere(): Promise<boolean> {
-    if (!this.presence || this.disposed || !this.observerRef || this.observerRef.closed || this.client.closed) return Promise.resolve(true);
-    return this.presence.check();
+    if (this.disposed || !this.observerRef || this.observerRef.closed || this.client.closed) return Promise.resolve(true);
+    return this.place.stillThere();
   }
 
   /** Asks tmux, through the watching client, whether the pane is still alive and the same process (confirm/ask.ts). */
@@ -279,8 +270,7 @@ export class PaneWatch implements Watch {
     this.recovery.dispose();
     this.confirmer.stop();
     this.auditor.dispose();
-    this.presence?.dispose();
-    this.subscriptions.unsubscribe(this.client);
+    this.place.dispose();
     this.unbind();
     this.observerRef?.dispose();
     this.lease?.release();
@@ -299,15 +289,6 @@ export class PaneWatch implements Watch {
     };
   }
 
-  /** Whether the pane is in the session this client sees; when not, it is followed. */
-  private async present(): Promise<boolean> {
-    // No -t: a control client's command targets the client's own session.
-    const panes = await this.client.command(["list-panes", "-s", "-F", "#{pane_id}"], { timeoutMs: PROBE_TIMEOUT_MS });
-    if (panes.includes(this.paneId)) return true;
-    this.displaced();
-    return false;
-  }
-
   /** "Where is the pane now?": followed (follow/follower.ts); without a mover the pane is gone to us. */
   private displaced(): void {
     if (this.disposed || !this.observerRef) return;
@@ -317,9 +298,7 @@ export class PaneWatch implements Watch {
 
   /** Notes what a capture found about the pane itself. */
   private took(probe: PaneProbe): void {
-    this.size = { cols: probe.state.cols, rows: probe.state.rows };
-    this.windowId = probe.windowId;
-    if (this.subscriptions.active) this.subscriptions.subscribe(this.client, this.windowId);
+    this.place.took(probe.state.cols, probe.state.rows, probe.windowId);
     if (probe.dead) this.markClosed(probe.exit);
   }
 
@@ -350,7 +329,7 @@ export class PaneWatch implements Watch {
       case "output":
         if (event.paneId !== this.paneId) return;
         this.auditor.onOutput();
-        this.presence?.heard();
+        this.place.heard();
         this.seeder.output(event.data);
         return;
       case "continue":
@@ -361,12 +340,13 @@ export class PaneWatch implements Watch {
         if (event.paneId === this.paneId && event.requested !== true) this.seeder.paused();
         return;
       case "layout-change":
-        this.onLayout(event);
+        // A layout without the pane: it exited, or was broken out, joined or swapped elsewhere.
+        if (this.observerRef && this.place.layout(event) === "left") this.displaced();
         return;
       case "window-close":
       case "unlinked-window-close":
         // Our window left the session (killed, moved, unlinked): the pane may live on elsewhere.
-        if (event.windowId === this.windowId) this.displaced();
+        if (event.windowId === this.place.windowId) this.displaced();
         return;
       case "session-changed":
         // This client was switched to another session (a user's switch-client can pick it).
@@ -381,27 +361,6 @@ export class PaneWatch implements Watch {
       default:
         return;
     }
-  }
-
-  private onLayout(event: Extract<ControlEvent, { type: "layout-change" }>): void {
-    if (!this.observerRef) return;
-    const found = paneInLayout(event, this.paneId, this.windowId);
-    // The pane left its window: it exited, or was broken out, joined or swapped elsewhere.
-    if (found === "left") this.displaced();
-    else if (found) {
-      // Also a pane joined into another window of the same session: that window is ours now.
-      this.windowId = event.windowId;
-      this.subscriptions.subscribe(this.client, this.windowId);
-      this.resized(found.cols, found.rows);
-    }
-  }
-
-  /** tmux says the pane is this size: follow at once (in stream order); once quiet, make sure the reflow agrees with tmux's. */
-  private resized(cols: number, rows: number): void {
-    if (!this.observerRef || this.disposed || (cols === this.size.cols && rows === this.size.rows)) return;
-    this.size = { cols, rows };
-    this.observerRef.resize(cols, rows);
-    this.auditor.schedule();
   }
 
   private onSubscription(event: Extract<ControlEvent, { type: "subscription-changed" }>): void {
