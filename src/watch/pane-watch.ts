@@ -26,7 +26,6 @@ import type { PaneProbe } from "./seed/probe.js";
 import { Seeder } from "./seed/seeder.js";
 import type { WatchSettings } from "./settings.js";
 import { ANSWERS, type Verdict, type Watch } from "./watch.js";
-import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
 
 /** What one streamed watch adds to the watch's settings (the starter fills it in). */
 export interface PaneWatchSeams {
