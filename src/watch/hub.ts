@@ -18,6 +18,12 @@ import type { Watch } from "./watch.js";
 
 export type { HubOptions } from "./settings.js";
 
+/** How the hub gets a watch for a pane: WatchStarter (a seam: tests of the registry give fake watches). */
+export interface Starter {
+  start(paneId: string, after: After | undefined): Promise<Watch>;
+  closeAll(): Promise<void>;
+}
+
 /** A watch in the registry; `retired` once it was replaced or swept (its reads then go to a successor). */
 interface Entry {
   watch: Watch;
@@ -36,7 +42,7 @@ export class Hub {
   readonly server: TmuxServer;
   /** Every setting, defaults applied (settings.ts). */
   readonly settings: WatchSettings;
-  private readonly starter: WatchStarter;
+  private readonly starter: Starter;
   private readonly watches = new Map<string, Promise<Entry>>();
   /** The same watches once started, for the sweep. */
   private readonly started = new Map<string, Entry>();
@@ -48,14 +54,14 @@ export class Hub {
   private socketAsked: Promise<number | undefined> | undefined;
 
   /** One settings object, every field but `server` optional; defaults are applied here, once. */
-  constructor(options: HubOptions) {
+  constructor(options: HubOptions, seams: { starter?: Starter } = {}) {
     this.settings = resolveSettings(options);
     this.server = this.settings.server;
     const { server, warn, client, startClient, quietClient } = this.settings;
     // Timeouts only: the spawn seam is for the watching clients (tests hold their processes).
     const timeouts = { commandTimeoutMs: client.commandTimeoutMs, startTimeoutMs: client.startTimeoutMs };
     this.quiet = new QuietClient({ server, quiet: quietClient, warn, client: timeouts, start: startClient });
-    this.starter = new WatchStarter(this.settings, this.quiet);
+    this.starter = seams.starter ?? new WatchStarter(this.settings, this.quiet);
   }
 
   /** The observer of a pane, watching it first if needed (polled fresh when not streaming). */
