@@ -192,9 +192,9 @@ async function runMany(server: TmuxServer, commands: readonly (readonly string[]
   await spawnTurns.next();
   const result = await runOneShot(binary, [...server.clientArgs(), ...args], {
     timeoutMs,
-    ...(input === undefined ? {} : { input }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.env === undefined ? {} : { env: options.env }),
+    input,
+    signal: options.signal,
+    env: options.env,
   });
   if (result.failed) throw runError(binary, commands[0]?.[0] ?? args[0] ?? "", result, timeoutMs);
   const out = result.stdout;

@@ -28,7 +28,7 @@ export class WidthLearner {
     const facts: WidthFacts = {
       version: server.version,
       codepointWidths: server.codepointWidths,
-      ...(server.vsAlwaysWide === undefined ? {} : { vsAlwaysWide: server.vsAlwaysWide }),
+      vsAlwaysWide: server.vsAlwaysWide,
     };
     const key = `${server.generation} ${server.version} ${server.vsAlwaysWide} ${server.codepointWidths.join(",")}`;
     let policy = this.policies.get(key);
