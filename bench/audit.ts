@@ -1,4 +1,4 @@
-// Figure 9, the replica audit (watch/audit.ts): capture-pane calls per minute for a pane that
+// Figure 9, the replica audit (watch/audit/): capture-pane calls per minute for a pane that
 // prints a line every 200 ms (at rest often: the worst case), a flooding pane (never at rest) and a
 // quiet one, vs how often each came to rest after output (what auditing at every rest would cost),
 // counted in the same run. Heals are counted too. In-process PaneWatch, as the hub runs it.

@@ -146,7 +146,7 @@ export class PaneWatch implements Watch {
         onStale: (reason, error) => (error === undefined ? void watch.seeder.retake(reason) : watch.recovery.failed(error)),
       });
       watch.observerRef.seed(probe.state);
-      // Found after the probe: a respawn in between fails the look (pane-process.ts), not the watch.
+      // Found after the probe: a respawn in between fails the look (confirm/pane-process.ts), not the watch.
       if (settings.procCheck && !probe.dead) {
         watch.confirmer.useWitness(PaneProcess.find({ serverPid: probe.serverPid, panePid: probe.panePid, paneTty: probe.paneTty }));
       }
@@ -239,7 +239,7 @@ export class PaneWatch implements Watch {
   /**
    * Where no subscription reports the session's panes (tmux 3.2a–3.6a): a reader is about to look
    * at the pane, so if it was quiet for a second, ask tmux whether it is still in this client's
-   * session (presence.ts). False when it left: it is already being followed. Elsewhere, and for a
+   * session (follow/presence.ts). False when it left: it is already being followed. Elsewhere, and for a
    * pane that printed since the last look, true at once, nothing asked.
    */
   stillThere(): Promise<boolean> {

@@ -21,7 +21,7 @@ type CheckResult = "alive" | "closed" | "respawned";
 /** Tries control mode again for a polled pane: the streaming watch that continues after `after`, or undefined. */
 export type RetryStreaming = (after: After) => Promise<Watch | undefined>;
 
-/** The probe of probe.ts through ONE one-shot tmux invocation (tmux runs a `;` list atomically). */
+/** The probe of seed/probe.ts through ONE one-shot tmux invocation (tmux runs a `;` list atomically). */
 export async function pollProbe(server: TmuxServer, paneId: string, history: number): Promise<PaneProbe> {
   // Replies are split on a random line no pane can predict, so captured text cannot forge a split.
   const nonce = `panescope-${randomBytes(8).toString("hex")}`;

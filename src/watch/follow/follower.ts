@@ -126,7 +126,7 @@ export class Follower {
       watch.stayed(where.windowId);
       return;
     }
-    // tmux 3.2: a session with panes that remain on exit is polled, never streamed (dead-pane-guard.ts).
+    // tmux 3.2: a session with panes that remain on exit is polled, never streamed (fallback/dead-pane-guard.ts).
     if (!(await mover.streamable(where.sessionId))) {
       this.replace = "not-streaming";
       observer.setStreaming(false); // wakes waiters: the next read goes on by polling

@@ -1,5 +1,5 @@
 // The read path asks tmux nothing: output reaches a pane's observer once it is confirmed that the
-// pane still runs the watched process: from /proc (watch/pane-process.ts), or by tmux through the
+// pane still runs the watched process: from /proc (watch/confirm/pane-process.ts), or by tmux through the
 // watching client or (quietClient) a second one attached with `-f no-output`.
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
@@ -84,7 +84,7 @@ describe("reads and liveness", () => {
       const commands = watching.commands.bind(watching);
       watching.commands = (argvs, options) => {
         const batch = argvs.map((a) => a[0]).join(" ; ");
-        // Not counted: the replica audit's look (capture-pane ; … ; display-message, watch/probe.ts),
+        // Not counted: the replica audit's look (capture-pane ; … ; display-message, watch/audit/audit.ts),
         // which the pane's rest after each echo sets off 150 ms later, whenever the machine gets there.
         if (!batch.startsWith("capture-pane ; ")) sent.push(batch);
         return commands(argvs, options);

@@ -1,4 +1,4 @@
-// The presence look of tmux 3.2a–3.6a (watch/presence.ts): only for a quiet pane, at most once a
+// The presence look of tmux 3.2a–3.6a (watch/follow/presence.ts): only for a quiet pane, at most once a
 // second, shared by concurrent readers, repeated while a reader waits (the live check:
 // integration/watch/follow.test.ts, "a move tmux tells a control client nothing about").
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
