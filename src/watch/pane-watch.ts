@@ -13,9 +13,7 @@ import type { PaneObserver } from "../observe/pane/observer.js";
 import type { WidthPolicy } from "../observe/widths/policy.js";
 import { auditPane } from "./audit/audit.js";
 import { AuditTimer, type AuditStats } from "./audit/timer.js";
-import { askWatchingClient } from "./confirm/ask.js";
-import { Confirmer } from "./confirm/confirm.js";
-import { PaneProcess } from "./confirm/pane-process.js";
+import { PaneLife, type CheckResult } from "./confirm/pane-life.js";
 import type { QuietClient } from "./confirm/quiet-client.js";
 import { Follower, type Mover } from "./follow/follower.js";
 import { PanePlace } from "./follow/place.js";
@@ -43,14 +41,9 @@ export interface PaneWatchSeams {
   lease?: SessionLease | undefined;
 }
 
-/** What a check on read found: still the same process, gone/exited, or a new process in the pane. */
-export type CheckResult = "alive" | "closed" | "respawned";
-
 export class PaneWatch implements Watch {
   lastUsed = Date.now();
   readonly streaming = true;
-  /** Set when tmux reports a different process in the pane: the hub replaces this watch. */
-  respawned = false;
   disposed = false;
   private client: ControlClient;
   private lease: SessionLease | undefined;
@@ -62,8 +55,8 @@ export class PaneWatch implements Watch {
   /** The pane's window and size, and the subscriptions that report its end from there. */
   private readonly place: PanePlace;
   private readonly recovery: FailureRecovery;
-  /** Live output waits here until tmux confirms the pane still runs the observer's process. */
-  private readonly confirmer: Confirmer;
+  /** Confirmed output, the pane's end and respawn (confirm/). */
+  private readonly life: PaneLife;
   private readonly follower: Follower | undefined;
   private readonly auditor: AuditTimer;
 
@@ -80,23 +73,21 @@ export class PaneWatch implements Watch {
       client: () => this.client,
       history: settings.scrollback,
       observer: () => this.observerRef,
-      takeUnconfirmed: () => this.confirmer.takeAll(),
-      confirm: (data) => this.confirmer.hold(data),
+      takeUnconfirmed: () => this.life.confirmer.takeAll(),
+      confirm: (data) => this.life.confirmer.hold(data),
       took: (probe) => this.took(probe),
-      respawned: () => this.markRespawned(),
+      respawned: () => this.life.markRespawned(),
       check: () => this.check(),
       disposed: () => this.disposed,
     });
-    this.confirmer = new Confirmer(
+    this.life = new PaneLife(
       {
         paneId,
-        panePid: () => this.observerRef?.identity.panePid,
+        client: () => this.client,
+        observer: () => this.observerRef,
         session: () => this.session,
-        askHere: async () => void (await this.check()),
-        deliver: (data) => this.observer.ingest(data),
-        respawned: () => this.markRespawned(),
-        gone: () => this.displaced(),
-        close: (exit) => this.closeObserver(exit),
+        displaced: () => this.displaced(),
+        ended: () => this.auditor.schedule(),
       },
       seams.quiet,
     );
@@ -122,10 +113,10 @@ export class PaneWatch implements Watch {
           paneId: this.paneId,
           observer: this.observer,
           history: settings.scrollback,
-          received: () => this.confirmer.received,
+          received: () => this.life.confirmer.received,
           // A pane beyond the emulator's cap differs from tmux's by design (its answers say so).
           ready: () => this.seeder.settledLive && !this.observer.capped,
-          settled: () => this.confirmer.held === 0,
+          settled: () => this.life.confirmer.held === 0,
           present: () => this.place.present(),
           healed: (_state, rows) => settings.log(`healed ${this.paneId}: ${rows.length > 0 ? `rows ${rows.join(",")}` : "the cursor"} differed from tmux's screen`),
         }),
@@ -147,9 +138,7 @@ export class PaneWatch implements Watch {
       });
       watch.observerRef.seed(probe.state);
       // Found after the probe: a respawn in between fails the look (confirm/pane-process.ts), not the watch.
-      if (settings.procCheck && !probe.dead) {
-        watch.confirmer.useWitness(PaneProcess.find({ serverPid: probe.serverPid, panePid: probe.panePid, paneTty: probe.paneTty }));
-      }
+      if (settings.procCheck && !probe.dead) watch.life.lookAt({ serverPid: probe.serverPid, panePid: probe.panePid, paneTty: probe.paneTty });
       watch.took(probe);
       watch.seeder.goLive();
       watch.seeder.afterFirst();
@@ -183,9 +172,14 @@ export class PaneWatch implements Watch {
     return this.client.currentSession ?? this.client.session;
   }
 
+  /** Set when tmux reports a different process in the pane: the hub replaces this watch. */
+  get respawned(): boolean {
+    return this.life.respawned;
+  }
+
   /** Bytes received and not yet confirmed (held back from the observer). */
   get unconfirmed(): number {
-    return this.confirmer.held;
+    return this.life.confirmer.held;
   }
 
   get inUse(): boolean {
@@ -198,7 +192,7 @@ export class PaneWatch implements Watch {
 
   /** Resolves once the output received so far is confirmed (or the watch was replaced). */
   confirmed(): Promise<void> {
-    return this.confirmer.confirmed();
+    return this.life.confirmer.confirmed();
   }
 
   waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits?: ReadLimits): Promise<Delta> {
@@ -247,27 +241,20 @@ export class PaneWatch implements Watch {
     return this.place.stillThere();
   }
 
-  /** Asks tmux, through the watching client, whether the pane is still alive and the same process (confirm/ask.ts). */
-  async check(): Promise<CheckResult> {
-    const observer = this.observer;
-    if (this.respawned) return "respawned";
-    // Probed even when already closed: a dead pane (remain-on-exit) can be respawned.
-    await askWatchingClient(this.client, this.paneId, this.confirmer, observer.identity.panePid, () => this.displaced());
-    return this.respawned ? "respawned" : observer.closed ? "closed" : "alive";
+  /** Asks tmux, through the watching client, whether the pane is still alive and the same process. */
+  check(): Promise<CheckResult> {
+    return this.life.check();
   }
 
-  /**
-   * The pane is gone or its program ended (a follow, a subscription): close the observer once every
-   * byte received so far is in it, so no reader is told `closed` before the last output.
-   */
+  /** The pane is gone or its program ended: closed once its output received so far is in (confirm/pane-life.ts). */
   markClosed(exit?: PaneExit): void {
-    this.confirmer.ended(exit);
+    this.life.markClosed(exit);
   }
 
   dispose(): void {
     this.disposed = true;
     this.recovery.dispose();
-    this.confirmer.stop();
+    this.life.confirmer.stop();
     this.auditor.dispose();
     this.place.dispose();
     this.unbind();
@@ -299,28 +286,6 @@ export class PaneWatch implements Watch {
   private took(probe: PaneProbe): void {
     this.place.took(probe.state.cols, probe.state.rows, probe.windowId);
     if (probe.dead) this.markClosed(probe.exit);
-  }
-
-  /**
-   * The pane ended, its received output all in the observer. tmux 3.3+ discards output it had not
-   * sent us yet when a pane dies under remain-on-exit (control.c: a dead pane counts as none), so
-   * the last lines may never arrive: audit once more, and take them from tmux's final screen.
-   */
-  private closeObserver(exit: PaneExit | undefined): void {
-    const observer = this.observerRef;
-    if (!observer) return;
-    const first = !observer.closed;
-    observer.markClosed(exit);
-    if (first) this.auditor.schedule();
-  }
-
-  /** A different process now runs in the pane: wake readers with the break; the hub replaces us. */
-  private markRespawned(): void {
-    if (this.respawned) return;
-    this.respawned = true;
-    // Held output may be the new process's: it never reaches this observer (the successor seeds).
-    this.confirmer.stop();
-    this.observerRef?.addBreak("respawned", 0);
   }
 
   private onEvent(event: ControlEvent): void {
@@ -367,7 +332,7 @@ export class PaneWatch implements Watch {
     if (!observer) return;
     const news = readSubscription(event, this.paneId, observer.identity.panePid);
     if (news?.kind === "left") this.displaced();
-    else if (news?.kind === "respawned") this.markRespawned();
+    else if (news?.kind === "respawned") this.life.markRespawned();
     else if (news?.kind === "ended") this.markClosed(news.exit);
   }
 }

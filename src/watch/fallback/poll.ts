@@ -10,13 +10,12 @@ import type { PaneObserver } from "../../observe/pane/observer.js";
 import type { PaneState as SeedState } from "../../observe/emulator/seed.js";
 import type { TmuxServer } from "../../tmux/server.js";
 import { PROBE_TIMEOUT_MS } from "../../tmux/timeouts.js";
+import type { CheckResult } from "../confirm/pane-life.js";
 import { observerFor, type After, type ObserverSeams } from "../seed/observer.js";
 import { parseProbe, probeCommands, type PaneProbe } from "../seed/probe.js";
 import type { WatchSettings } from "../settings.js";
 import { ANSWERS, type Verdict, type Watch } from "../watch.js";
 
-/** What a check of a polled pane found: still the same process, gone/exited, or a new process in it. */
-type CheckResult = "alive" | "closed" | "respawned";
 
 /** Tries control mode again for a polled pane: the streaming watch that continues after `after`, or undefined. */
 export type RetryStreaming = (after: After) => Promise<Watch | undefined>;
