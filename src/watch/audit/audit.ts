@@ -1,5 +1,6 @@
-// Audit: one comparison of the replica with tmux (timer.ts decides when): probe tmux's visible screen without
-// a pause, compare with ours at exactly the same stream offset, and heal where they differ.
+// Audit: one comparison of the replica with tmux (timer.ts decides when): probe tmux's visible
+// screen without a pause, compare with ours at exactly the same stream offset, and heal where they
+// differ.
 import { agree, differences } from "../../observe/emulator/differences.js";
 import type { PaneObserver } from "../../observe/pane/observer.js";
 import type { PaneState } from "../../observe/emulator/seed.js";

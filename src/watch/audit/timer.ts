@@ -2,11 +2,11 @@
 // quiet for a moment after output (or after a resize), the replica is compared with tmux's screen
 // (audit.ts, one audit) and healed where they differ. This timer decides when.
 //
-// Why at rest: nothing is queued for us then, so one capture without a pause shows exactly the bytes
-// we have (a pause would discard what tmux had read but not sent: tmux 3.3a). Why rate-limited: a
-// pane that prints a line every 200 ms must not cost a capture every 200 ms. A flood never rests,
-// so it costs nothing. A heal that does not converge (the emulator cannot draw what tmux draws) is
-// not repeated until the pane prints again.
+// Why at rest: nothing is queued for us then, so one capture without a pause shows exactly the
+// bytes we have (a pause would discard what tmux had read but not sent: tmux 3.3a). Why
+// rate-limited: a pane that prints a line every 200 ms must not cost a capture every 200 ms. A
+// flood never rests, so it costs nothing. A heal that does not converge (the emulator cannot draw
+// what tmux draws) is not repeated until the pane prints again.
 
 export const QUIET_MS = 150;
 /** At most one audit per pane this often, unless a resize asks for one. */

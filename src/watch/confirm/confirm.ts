@@ -1,9 +1,10 @@
-// Confirm, one pane's side: its output waits in a gate (gate.ts) until tmux confirms that the
-// pane still runs the observer's process, on the quiet client (quiet-client.ts) or, without one,
-// through the watching client (ask.ts). Then it goes on to the observer; a new process means respawned; a dead pane
-// is closed only once its last output is in (no reader hears `closed` before the last words).
-// Where /proc shows the pane's process (pane-process.ts), a look there confirms output at once, with
-// no question; the first look that cannot vouch for it hands the pane back to tmux's answers.
+// Confirm, one pane's side: its output waits in a gate (gate.ts) until tmux confirms that the pane
+// still runs the observer's process, on the quiet client (quiet-client.ts) or, without one, through
+// the watching client (ask.ts). Then it goes on to the observer; a new process means respawned; a
+// dead pane is closed only once its last output is in (no reader hears `closed` before the last
+// words). Where /proc shows the pane's process (pane-process.ts), a look there confirms output at
+// once, with no question; the first look that cannot vouch for it hands the pane back to tmux's
+// answers.
 import type { PaneExit } from "../../observe/read/delta.js";
 import { OutputGate } from "./gate.js";
 import type { Asker, PaneLife, QuietClient } from "./quiet-client.js";

@@ -1,8 +1,8 @@
-// Confirm, on the quiet client: "does this pane still run the process we watch?", asked where no flood stands in front of the
-// answer: a second control client per tmux server, attached with `-f no-output` (tmux 3.2+), so
-// tmux sends it no %output and its replies never queue behind a pane's output (what that saves under
-// a flood: docs/benchmarks.md). Questions are batched: one `list-panes -a` answers every pane that
-// asked since the last one, and at most one is in flight.
+// Confirm, on the quiet client: "does this pane still run the process we watch?", asked where no
+// flood stands in front of the answer: a second control client per tmux server, attached with `-f
+// no-output` (tmux 3.2+), so tmux sends it no %output and its replies never queue behind a pane's
+// output (what that saves under a flood: docs/benchmarks.md). Questions are batched: one
+// `list-panes -a` answers every pane that asked since the last one, and at most one is in flight.
 import { messageOf } from "../../errors.js";
 import type { PaneExit } from "../../observe/read/delta.js";
 import { ControlClient, type ControlClientOptions } from "../../tmux/client.js";

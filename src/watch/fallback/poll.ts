@@ -1,7 +1,8 @@
-// Fall back: the watch used when control mode is unavailable (attach refused, or `%exit` right after attach):
-// a pane view kept by polling `capture-pane` through one-shot tmux commands. Rendered rows stay
-// right (each poll repaints the emulator from tmux's capture); raw output is not seen at all, so
-// every answer says `streaming: false`, and the switch to polling is a `not-streaming` break.
+// Fall back: the watch used when control mode is unavailable (attach refused, or `%exit` right
+// after attach): a pane view kept by polling `capture-pane` through one-shot tmux commands.
+// Rendered rows stay right (each poll repaints the emulator from tmux's capture); raw output is not
+// seen at all, so every answer says `streaming: false`, and the switch to polling is a
+// `not-streaming` break.
 import { randomBytes } from "node:crypto";
 import { isPanescopeError, PanescopeError } from "../../errors.js";
 import type { CursorFields } from "../../observe/cursor/codec.js";

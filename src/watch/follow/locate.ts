@@ -1,8 +1,9 @@
-// Follow: where a watched pane is now, asked of tmux through a one-shot command (the watch's own control
-// client may be the thing that went away). tmux sends output only for panes of the session a
-// control client is attached to, so a pane that moves out of it (break-pane/join-pane/swap-pane/
+// Follow: where a watched pane is now, asked of tmux through a one-shot command (the watch's own
+// control client may be the thing that went away). tmux sends output only for panes of the session
+// a control client is attached to, so a pane that moves out of it (break-pane/join-pane/swap-pane/
 // move-window to another session, its window unlinked, that session killed, our client detached or
-// switched by a user's plain `tmux detach-client`/`switch-client`) must be followed, never left silent.
+// switched by a user's plain `tmux detach-client`/`switch-client`) must be followed, never left
+// silent.
 import { isPanescopeError } from "../../errors.js";
 import type { PaneExit } from "../../observe/read/delta.js";
 import type { PaneIdentity } from "../../observe/pane/observer.js";

@@ -1,7 +1,7 @@
 // Follow: what tmux reports of a watched pane by subscription and layout, and what the watch does
-// about it. The pane's end and process come from a subscription to the pane, in the form that is safe
-// on this version; where that is safe (3.7+), the session's pane list too, so a pane that left the
-// session without a word is noticed. Reading the reports is pure (report → what happened).
+// about it. The pane's end and process come from a subscription to the pane, in the form that is
+// safe on this version; where that is safe (3.7+), the session's pane list too, so a pane that left
+// the session without a word is noticed. Reading the reports is pure (report → what happened).
 import type { PaneExit } from "../../observe/read/delta.js";
 import type { ControlClient } from "../../tmux/client.js";
 import type { ControlEvent } from "../../tmux/events.js";

@@ -1,8 +1,8 @@
 // Seed, after a failure: how long to wait before taking tmux's screen again after the terminal
-// emulator failed on a pane's output. The first failure is answered at once; one that comes back right after (a seed xterm
-// cannot parse would fail again on every capture, and a program can repeat what xterm fails on)
-// waits longer each time, so a pane never drives a loop of captures. FailurePause is pure (the
-// clock is passed in); FailureRecovery runs it for one pane.
+// emulator failed on a pane's output. The first failure is answered at once; one that comes back
+// right after (a seed xterm cannot parse would fail again on every capture, and a program can
+// repeat what xterm fails on) waits longer each time, so a pane never drives a loop of captures.
+// FailurePause is pure (the clock is passed in); FailureRecovery runs it for one pane.
 import { messageOf } from "../../errors.js";
 
 /** Failures this close together count as one run. */

@@ -1,7 +1,8 @@
-// Seed: what panescope asks tmux about a pane when it starts watching it, and how it reads the answers.
-// Pure (argv lists out, reply lines in) but for one seam: the end of a pane panescope opened is read
-// from its process (watch/opened-pane.ts). The recipe runs as ONE command line so tmux executes it
-// atomically: nothing the pane prints falls between the capture and the resumed stream.
+// Seed: what panescope asks tmux about a pane when it starts watching it, and how it reads the
+// answers. Pure (argv lists out, reply lines in) but for one seam: the end of a pane panescope
+// opened is read from its process (watch/opened-pane.ts). The recipe runs as ONE command line so
+// tmux executes it atomically: nothing the pane prints falls between the capture and the resumed
+// stream.
 import { PanescopeError } from "../../errors.js";
 import type { PaneExit } from "../../observe/read/delta.js";
 import type { PaneModes, PaneState } from "../../observe/emulator/seed.js";

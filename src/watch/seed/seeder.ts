@@ -1,7 +1,8 @@
 // Seed: taking a pane's screen from tmux without losing or doubling a byte of its stream, the first
-// time (seed), after tmux dropped output (re-seed, flagged) and after a resize or an emulator failure
-// (resync, nothing lost). The capture runs inside one atomic command line (probe.ts) that pauses the
-// pane and resumes it; where each %output goes depends on when it arrives relative to that:
+// time (seed), after tmux dropped output (re-seed, flagged) and after a resize or an emulator
+// failure (resync, nothing lost). The capture runs inside one atomic command line (probe.ts) that
+// pauses the pane and resumes it; where each %output goes depends on when it arrives relative to
+// that:
 //
 //   dropping  before our `%continue`, its effect is inside the capture: dropped (seed, re-seed)
 //   recording the same, but kept as raw only (resync: nothing was lost)

@@ -1,6 +1,7 @@
-// Seed, before the first: the width policy of the tmux in use, learned once per server life and shared by its screens:
-// the version picks the combining rules; the server measures the code points builds disagree on
-// (block sums first, then each code point of a block that differs from glibc's table).
+// Seed, before the first: the width policy of the tmux in use, learned once per server life and
+// shared by its screens: the version picks the combining rules; the server measures the code points
+// builds disagree on (block sums first, then each code point of a block that differs from glibc's
+// table).
 import { messageOf } from "../../errors.js";
 import { probeBlocks } from "../../observe/widths/table.js";
 import { widthPolicy, type WidthFacts, type WidthPolicy } from "../../observe/widths/policy.js";
