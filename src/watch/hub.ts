@@ -41,7 +41,7 @@ export interface CaptureRequest {
 export class Hub {
   readonly server: TmuxServer;
   /** Every setting, defaults applied (settings.ts). */
-  readonly settings: WatchSettings;
+  private readonly settings: WatchSettings;
   private readonly starter: Starter;
   private readonly watches = new Map<string, Promise<Entry>>();
   /** The same watches once started, for the sweep. */
