@@ -44,9 +44,3 @@ export function structured(delta: Delta): Omit<Delta, "patch"> {
   const { patch: _, ...rest } = delta;
   return rest;
 }
-
-/** True when a delta holds nothing to tell (also nothing that limits cut). */
-export function isEmpty(delta: Delta): boolean {
-  const cut = delta.truncated.rows > 0 || delta.truncated.rawChars > 0;
-  return delta.rows.length === 0 && delta.raw === "" && !delta.missed && !delta.closed && !cut;
-}

@@ -6,12 +6,11 @@
 // quiet (watch/ready.ts): a program starts reading its terminal without printing anything.
 import { z } from "zod";
 import { PanescopeError } from "../errors.js";
-import type { Delta, ReadLimits, Row } from "../observe/read/delta.js";
+import { isEmpty, type Delta, type ReadLimits, type Row } from "../observe/read/delta.js";
 import { applyLimits, rowBytes } from "../observe/read/limits.js";
 import type { PaneObserver } from "../observe/pane/observer.js";
 import type { ToolContext } from "./context.js";
 import { compilePattern, keepTail, locateInRaw, locateOnScreen, MAX_PATTERN_CHARS, screenText, type Pattern, type RawMatch, type ScreenMatch } from "./match.js";
-import { isEmpty } from "./since.js";
 import { paneTtyIds, readiness, READY_QUIET_MS, type PaneTtyIds, type Readiness } from "../watch/ready.js";
 
 export const DEFAULT_TIMEOUT_MS = 10_000;

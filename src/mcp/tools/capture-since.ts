@@ -4,7 +4,8 @@ import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { renderDelta, type View, type WaitReport } from "../render.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
-import { isEmpty, limitFields, limitsOf, structured } from "../since.js";
+import { limitFields, limitsOf, structured } from "../since.js";
+import { isEmpty } from "../../observe/read/delta.js";
 
 export { DEFAULT_MAX_BYTES } from "../since.js";
 

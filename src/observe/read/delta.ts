@@ -116,3 +116,9 @@ export interface ReadLimits {
   /** Which of rows and raw the maxBytes budget serves first (the reader's view; default rows). */
   prefer?: "rows" | "raw" | "both";
 }
+
+/** True when a delta holds nothing to tell: also nothing that limits cut (maxLines: 0 must still wake on a row change). */
+export function isEmpty(delta: Delta): boolean {
+  const cut = delta.truncated.rows > 0 || delta.truncated.rawChars > 0;
+  return delta.rows.length === 0 && delta.raw === "" && !delta.missed && !delta.closed && !cut;
+}
