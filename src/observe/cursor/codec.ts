@@ -4,7 +4,7 @@
 //   · varints: pane, panePid, offset, seq
 //   · strip state (1–4, self-delimiting) · HMAC-SHA256 over all of the above, first 8 bytes
 // Varints are unsigned LEB128, canonical, ≤ 2^53 − 1. Typical tokens are 38–40 characters: every
-// answer's text carries one, so each byte is paid on every read (format 1 was 55–60 characters).
+// answer's text carries one, so each byte is paid on every read (format 1's size: docs/benchmarks.md).
 // Sizes, each a probability of being wrong:
 //   - tag 64 bits: an edited or forged cursor passes 1 time in 1.8e19 (forging needs that many
 //     calls to this server, and gains nothing a call without a cursor does not give);

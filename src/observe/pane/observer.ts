@@ -122,7 +122,7 @@ export class PaneObserver {
     return this.heals.count;
   }
 
-  /** Puts tmux's view of the pane into the screen before live bytes (race-free recipe: docs/architecture.md). */
+  /** Puts tmux's view of the pane into the screen before live bytes (race-free: docs/architecture.md, step 1). */
   seed(state: PaneState): void {
     this.replica.seed(state);
   }

@@ -99,7 +99,7 @@ export class Replica {
     return beyondCap(this.paneSize) !== undefined;
   }
 
-  /** Puts tmux's view of the pane into the screen before live bytes (race-free recipe: docs/architecture.md). */
+  /** Puts tmux's view of the pane into the screen before live bytes (race-free: docs/architecture.md, step 1). */
   seed(state: PaneState): void {
     this.current.write(seedBytes(state), () => {
       // The seeded history is the past, not news; the seeded screen is what a reader must see.
@@ -151,8 +151,8 @@ export class Replica {
     this.current.write(bytes, () => {
       this.appliedTo = Math.max(this.appliedTo, end);
       // Rows are diffed for a waiting reader once the emulator caught up, and before unread lines
-      // could be trimmed away; otherwise the next read diffs them (settle). Diffing after every
-      // chunk of a flood nobody waits on cost ≈9 ms of CPU per MB (a third of xterm's parsing).
+      // could be trimmed away; otherwise the next read diffs them (settle): diffing every chunk of a
+      // flood nobody waits on cost a third as much as xterm's parsing.
       const waited = this.waited();
       if ((waited && !this.current.busy) || this.unseenMayLeave(this.current.top)) this.refresh();
       else if (waited) this.notify();

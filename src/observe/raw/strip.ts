@@ -1,5 +1,5 @@
 // Streaming escape stripper + UTF-8 decoder for `raw`: pane bytes in, printed text out.
-// tmux cuts output anywhere (mid escape, mid UTF-8 character: design.md, tmux 3.3a), so the state
+// tmux cuts output anywhere (mid escape, mid UTF-8 character; seen on tmux 3.3a), so the state
 // between chunks is carried in a tiny value that fits in a cursor (≤ 4 bytes encoded).
 //
 // Escape syntax follows the VT500 parser (vt100.net/emu/dec_ansi_parser): C0 controls inside
