@@ -7,7 +7,7 @@ import { isPanescopeError, PanescopeError } from "../errors.js";
 import type { Delta, ReadLimits } from "../observe/read/delta.js";
 import { PaneObserver } from "../observe/pane/observer.js";
 import { DEFAULT_SCROLLBACK } from "../observe/emulator/screen.js";
-import type { PaneState as SeedState } from "../observe/emulator/seed.js";
+import type { ScreenState } from "../observe/emulator/seed.js";
 import type { TmuxServer } from "../tmux/server.js";
 import { observerFor, type PaneState, type PaneWatchOptions } from "./pane-watch.js";
 import { parseProbe, probeCommands, type PaneProbe } from "./probe.js";
@@ -126,7 +126,7 @@ export class PollWatch {
     this.history = history;
     this.observer.resize(state.cols, state.rows);
     const visible = state.lines.slice(Math.max(0, state.lines.length - state.rows - scrolled));
-    const repaint: SeedState = { ...state, lines: [REPAINT + (visible[0] ?? ""), ...visible.slice(1)] };
+    const repaint: ScreenState = { ...state, lines: [REPAINT + (visible[0] ?? ""), ...visible.slice(1)] };
     this.observer.seed(repaint);
   }
 }

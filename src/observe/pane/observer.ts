@@ -5,7 +5,7 @@ import { isEmpty, type Delta, type MissedReason, type PaneExit, type ReadLimits,
 import { RawStream } from "../raw/stream.js";
 import { DEFAULT_SCROLLBACK } from "../emulator/screen.js";
 import type { ScreenSnapshot } from "../emulator/snapshot.js";
-import type { PaneState } from "../emulator/seed.js";
+import type { ScreenState } from "../emulator/seed.js";
 import type { StripState } from "../raw/strip.js";
 import type { CursorFields } from "../cursor/codec.js";
 import { afterRaw, applyLimits } from "../read/limits.js";
@@ -123,7 +123,7 @@ export class PaneObserver {
   }
 
   /** Puts tmux's view of the pane into the screen before live bytes (race-free: docs/architecture.md, step 1). */
-  seed(state: PaneState): void {
+  seed(state: ScreenState): void {
     this.replica.seed(state);
   }
 
@@ -131,7 +131,7 @@ export class PaneObserver {
    * Output was lost (tmux paused the pane, or the stream broke): start a fresh screen from tmux's
    * view, keep line numbers increasing, and flag the gap for every reader whose cursor precedes it.
    */
-  reseed(state: PaneState, reason: MissedReason): void {
+  reseed(state: ScreenState, reason: MissedReason): void {
     this.replica.replace(state, this.offset);
     this.addBreak(reason, 0);
   }
@@ -141,7 +141,7 @@ export class PaneObserver {
    * row while xterm's reflow keeps the top row: golden/streams/shell-resize): take tmux's screen.
    * Every row is reported again, with new line numbers.
    */
-  resync(state: PaneState): void {
+  resync(state: ScreenState): void {
     this.replica.replace(state, this.offset);
   }
 
@@ -151,7 +151,7 @@ export class PaneObserver {
    * number, so only the rows that differ are news, and log them as healed for every reader whose
    * cursor precedes this. Call at rest: every byte received must be in `state`.
    */
-  heal(state: PaneState, rows: readonly number[]): void {
+  heal(state: ScreenState, rows: readonly number[]): void {
     const top = this.replica.screen.top;
     this.replica.heal(state, this.offset, () => {
       if (rows.length > 0) this.heals.add(this.replica.seq, rows.map((y) => top + y));

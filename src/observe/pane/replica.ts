@@ -6,7 +6,7 @@ import type { Delta, MissedReason } from "../read/delta.js";
 import { RowTracker, type Changes } from "./rows.js";
 import { beyondCap, emulatedSize, type Geometry } from "../emulator/geometry.js";
 import { Screen } from "../emulator/screen.js";
-import { seedBytes, type PaneState } from "../emulator/seed.js";
+import { seedBytes, type ScreenState } from "../emulator/seed.js";
 import type { WidthPolicy } from "../widths/policy.js";
 import { FrameLog, type Frame } from "./frames.js";
 
@@ -100,7 +100,7 @@ export class Replica {
   }
 
   /** Puts tmux's view of the pane into the screen before live bytes (race-free: docs/architecture.md, step 1). */
-  seed(state: PaneState): void {
+  seed(state: ScreenState): void {
     this.current.write(seedBytes(state), () => {
       // The seeded history is the past, not news; the seeded screen is what a reader must see.
       this.tracker.rebase(this.current.top);
@@ -112,7 +112,7 @@ export class Replica {
    * A fresh screen from tmux's view, its lines numbered after every line so far; `received` is the
    * stream's end, whose effect the capture holds (writes queued on the old screen too).
    */
-  replace(state: PaneState, received: number): void {
+  replace(state: ScreenState, received: number): void {
     this.stale = false;
     const lineBase = this.current.top + this.current.rows;
     this.current.dispose();
@@ -127,7 +127,7 @@ export class Replica {
    * tmux's screen in place of ours keeping every line number, so the tracker (which keeps what
    * readers were shown at the same numbers) finds the fix; `then` runs once it is applied.
    */
-  heal(state: PaneState, received: number, then: () => void): void {
+  heal(state: ScreenState, received: number, then: () => void): void {
     const history = Math.max(0, state.lines.length - state.rows);
     const lineBase = this.current.top - history;
     this.current.dispose();
