@@ -4,7 +4,8 @@ import type { Terminal as XTerminal } from "@xterm/headless";
 import type { ScreenSnapshot } from "./snapshot.js";
 import type { WidthPolicy } from "../widths/policy.js";
 import { planFloodSkip } from "./flood-skip.js";
-import { atRest, cursorHidden, lastParseRows, rowObject, syncWriter, type SyncWriter } from "./xterm-internals.js";
+import { atRest, cursorHidden, syncWriter, type SyncWriter } from "./xterm-internals.js";
+import { ChangedRows } from "./changed-rows.js";
 import { shareModes, type SharedModes } from "./shared-modes.js";
 import { LineNumbers } from "./line-numbers.js";
 import { SLICE_BYTES, WriteScheduler, type ParseTarget } from "./scheduler.js";
@@ -49,10 +50,8 @@ export class Screen implements ParseTarget {
   private passedLines = { from: 0, to: 0 };
   /** Counts parses and resizes: an unchanged count means an unchanged screen. */
   private changes = 0;
-  /** Screen rows changed since the row tracker last looked (lookAtRows), "all" when unknown. */
-  private touched: { from: number; to: number } | "all" | undefined = "all";
-  /** The row objects at that look, by screen row. */
-  private looked: unknown[] = [];
+  /** Rows that may have changed since the row tracker last looked (lookAtRows). */
+  private readonly changed: ChangedRows;
   /** Set once xterm threw (ScreenOptions.onFailure): nothing is parsed after. */
   private failed = false;
   private readonly onFailure: ((error: unknown) => void) | undefined;
@@ -68,6 +67,7 @@ export class Screen implements ParseTarget {
     this.term = newTerminal(options.cols, options.rows, this.scrollback, options.widths);
     this.buffers = this.term.buffer;
     this.writer = syncWriter(this.term);
+    this.changed = new ChangedRows(this.term);
     this.lines = new LineNumbers(this.term, this.buffers, options.lineBase ?? 0);
     // Fires synchronously while parsing, at each scroll: the count follows every trim.
     this.term.onScroll(() => {
@@ -171,7 +171,7 @@ export class Screen implements ParseTarget {
   resize(cols: number, rows: number): void {
     if (cols === this.cols && rows === this.rows) return;
     this.changes++;
-    this.touched = "all";
+    this.changed.all();
     this.lines.follow();
     const widthChanged = cols !== this.cols;
     try {
@@ -186,21 +186,9 @@ export class Screen implements ParseTarget {
     this.lines.place();
   }
 
-  /**
-   * For the row tracker, once per look: whether screen row `y` may differ from that row at its last
-   * look. A row xterm marked in a parse since may; so may every row after a resize, and a row held by
-   * another object now (should xterm ever move a row without marking it). The rest are the same: a
-   * keystroke's echo reads one or two rows instead of all (a row's text is the dearest part of a look).
-   */
+  /** For the row tracker, once per look: whether screen row `y` may differ from it at the last look. */
   lookAtRows(): (y: number) => boolean {
-    const touched = this.touched;
-    const before = this.looked;
-    const now: unknown[] = [];
-    for (let y = 0; y < this.rows; y++) now.push(rowObject(this.term, y));
-    this.looked = now;
-    this.touched = undefined;
-    if (touched === "all" || now.includes(undefined)) return () => true;
-    return (y) => (touched !== undefined && y >= touched.from && y <= touched.to) || now[y] !== before[y];
+    return this.changed.look();
   }
 
   /** Text of the visible row `y` (0-based) of the active buffer, trailing blanks removed. */
@@ -277,11 +265,7 @@ export class Screen implements ParseTarget {
       // Counted once the parse is over: a look taken inside it (onScroll) saw only part of it.
       this.changes++;
     }
-    const rows = lastParseRows(this.term);
-    const touched = this.touched;
-    if (touched === "all") return;
-    if (!rows) this.touched = "all";
-    else this.touched = touched ? { from: Math.min(touched.from, rows.from), to: Math.max(touched.to, rows.to) } : rows;
+    this.changed.parsed();
   }
 
   /**
@@ -312,7 +296,7 @@ export class Screen implements ParseTarget {
   /** xterm threw: its parser and buffers may be half-way through a change, so they are left alone. */
   private fail(error: unknown): void {
     this.failed = true;
-    this.touched = "all";
+    this.changed.all();
     this.onFailure?.(error);
   }
 }
