@@ -1,21 +1,20 @@
 // The pane observer: one pane's byte stream kept twice — a byte ring (raw) and a headless screen
 // (rows, replica.ts) — answering "what changed since this cursor" in both forms. Knows nothing of
 // tmux or MCP.
-import { isEmpty, type Delta, type MissedReason, type PaneExit, type ReadLimits, type Row } from "../read/delta.js";
+import { isEmpty, type Delta, type MissedReason, type PaneExit, type ReadLimits } from "../read/delta.js";
 import { RawStream } from "../raw/stream.js";
 import { DEFAULT_SCROLLBACK } from "../emulator/screen.js";
 import type { ScreenSnapshot } from "../emulator/snapshot.js";
 import type { ScreenState } from "../emulator/seed.js";
 import type { StripState } from "../raw/strip.js";
 import type { CursorFields } from "../cursor/codec.js";
-import { afterRaw, applyLimits } from "../read/limits.js";
 import { BreakLog } from "./breaks.js";
 import { HealLog } from "./heals.js";
 import { Wakeup } from "./wakeup.js";
 import type { WidthPolicy } from "../widths/policy.js";
-import { patchScreen } from "../read/screen-patch.js";
 import { PaneCursors, type PaneIdentity } from "./cursors.js";
 import { READ_CATCH_UP_MS, Replica, type OnStale } from "./replica.js";
+import { firstAnswer, newsAnswer, type Standing } from "./answer.js";
 
 export type { PaneIdentity } from "./cursors.js";
 export { MAX_SCREEN_BACKLOG } from "./replica.js";
@@ -266,81 +265,40 @@ export class PaneObserver {
     this.wakeup.notify();
   }
 
-  private cursorFor(state: StripState): string {
-    return this.cursors.issue(this.replica.applied, this.replica.seq, state);
-  }
-
   private answer(fields: CursorFields | undefined, limits: ReadLimits): Delta {
     const replica = this.replica;
     const held = { base: this.raw.base, applied: replica.applied, seq: replica.seq };
     const reason = fields ? this.cursors.discontinuity(fields, held, this.predecessor) : undefined;
-    if (!fields || reason) return this.firstAnswer(limits, reason);
-
+    if (!fields || reason) {
+      const standing = this.standing(this.raw.stateAt(replica.applied));
+      return firstAnswer(standing, replica.screen.visibleRows(), limits, reason);
+    }
     const gaps = this.breaks.since(fields.seq);
     let missedBytes = gaps.bytes;
-    let why: MissedReason | undefined = gaps.reason;
+    let missed: MissedReason | undefined = gaps.reason;
     const stripped = this.raw.since(fields.offset, fields.strip, replica.applied);
     if (stripped.missed > 0) {
-      why ??= "overflow";
+      missed ??= "overflow";
       missedBytes += stripped.missed;
     }
     const changes = replica.changedSince(fields.seq);
-    if (changes.lostLines > 0) why ??= "overflow";
-
-    const limited = applyLimits(changes.rows, stripped.text, limits);
+    if (changes.lostLines > 0) missed ??= "overflow";
     const healed = this.heals.since(fields.seq);
-    const top = replica.screen.top;
-    const history = changes.rows.flatMap((row) => (row.line < top ? [{ row: row.line - top, text: row.text }] : []));
+    const news = { rows: changes.rows, raw: stripped.text, rawBytes: stripped.bytes, missed, missedBytes, healed, shown: replica.frameAt(fields.seq) };
+    return newsAnswer(this.standing(stripped.state), news, limits);
+  }
+
+  /** What an answer says besides its news, with a cursor at what is applied (`strip`: the stripper's state there). */
+  private standing(strip: StripState): Standing {
+    const replica = this.replica;
     return {
       paneId: this.paneId,
-      cursor: this.cursorFor(stripped.state),
-      first: false,
-      ...(healed ? { healed } : {}),
-      rows: limited.rows,
+      cursor: this.cursors.issue(replica.applied, replica.seq, strip),
       screen: replica.geometry(),
-      raw: limited.raw,
-      rawBytes: stripped.bytes,
-      missed: why !== undefined,
-      missedBytes,
-      ...(why ? { reason: why } : {}),
-      ...this.ending(),
-      truncated: limited.truncated,
-      patch: patchScreen(replica.frameAt(fields.seq), replica.frame(), history, afterRaw(limits, limited.raw), limited.raw),
+      frame: replica.frame(),
+      closed: this.closedFlag,
+      exit: this.exit,
+      streaming: this.streamingFlag,
     };
-  }
-
-  /** The visible screen, down to the last non-blank row or the cursor row. */
-  private firstAnswer(limits: ReadLimits, reason?: MissedReason): Delta {
-    const geometry = this.replica.geometry();
-    const texts = this.replica.screen.visibleRows();
-    let last = geometry.cursorY;
-    for (let y = texts.length - 1; y > last; y--) {
-      if (texts[y] !== "") {
-        last = y;
-        break;
-      }
-    }
-    const rows: Row[] = texts.slice(0, last + 1).map((text, y) => ({ line: geometry.top + y, text }));
-    const limited = applyLimits(rows, "", limits);
-    return {
-      paneId: this.paneId,
-      cursor: this.cursorFor(this.raw.stateAt(this.replica.applied)),
-      first: true,
-      rows: limited.rows,
-      screen: geometry,
-      raw: "",
-      rawBytes: 0,
-      missed: reason !== undefined,
-      missedBytes: 0,
-      ...(reason ? { reason } : {}),
-      ...this.ending(),
-      truncated: limited.truncated,
-      patch: patchScreen(undefined, this.replica.frame(), [], limits),
-    };
-  }
-
-  /** What every answer says of how the pane stands: closed (and how it ended), streamed or polled. */
-  private ending(): Pick<Delta, "closed" | "exit" | "streaming"> {
-    return { closed: this.closedFlag, ...(this.closedFlag && this.exit ? { exit: this.exit } : {}), streaming: this.streamingFlag };
   }
 }
