@@ -26,7 +26,7 @@ export const SKIP_SCAN_BYTES = 512 * 1024;
 /**
  * What looks like plain text, with nobody waiting for it, is parsed this late at most, unless
  * SKIP_BACKLOG of it gathers first: a flood then reaches the backlog a skip needs instead of being
- * parsed line by line as it trickles in. A read parses what it needs at once (PaneObserver.settle).
+ * parsed line by line as it trickles in. A read parses what it needs at once (Replica.settle).
  */
 export const PLAIN_DELAY_MS = 50;
 
