@@ -1,11 +1,12 @@
-// Figure 9, the replica audit (watch/audit.ts): capture-pane calls per minute for a pane that
+// Figure 9, the replica audit (watch/audit/): capture-pane calls per minute for a pane that
 // prints a line every 200 ms (at rest often: the worst case), a flooding pane (never at rest) and a
 // quiet one, vs how often each came to rest after output (what auditing at every rest would cost),
 // counted in the same run. Heals are counted too. In-process PaneWatch, as the hub runs it.
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ControlClient } from "../src/tmux/client.js";
-import { QUIET_MS } from "../src/watch/audit.js";
+import { QUIET_MS } from "../src/watch/audit/timer.js";
+import { resolveSettings } from "../src/watch/settings.js";
 import { PaneWatch } from "../src/watch/pane-watch.js";
 import type { Result } from "./lib/format.js";
 import { gated, serverName, startServer } from "./lib/tmux.js";
@@ -38,12 +39,12 @@ export async function audit(quick: boolean): Promise<Result[]> {
       if (now - (last[i] ?? 0) >= QUIET_MS) rests[i] = (rests[i] ?? 0) + 1;
       last[i] = now;
     });
-    for (const pane of panes) watches.push(await PaneWatch.start(client, pane, { key: randomBytes(32), instance: randomBytes(8) }));
+    for (const pane of panes) watches.push(await PaneWatch.start(client, pane, resolveSettings({ server: bench.server, key: randomBytes(32), instance: randomBytes(8) })));
     await bench.run(["wait-for", "-S", "go"]);
     await sleep(seconds * 1000);
     const perMinute = (n: number): number => (n * 60) / seconds;
     return PANES.map((p, i) => {
-      const stats = watches[i]?.auditor.stats ?? { audits: 0, heals: 0, unconverged: 0 };
+      const stats = watches[i]?.auditStats ?? { audits: 0, heals: 0, unconverged: 0 };
       return {
         id: p.id,
         label: `audit captures/min, ${p.label}`,

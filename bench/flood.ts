@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { ControlClient } from "../src/tmux/client.js";
 import { PaneWatch } from "../src/watch/pane-watch.js";
-import { Liveness } from "../src/watch/liveness.js";
+import { QuietClient } from "../src/watch/confirm/quiet-client.js";
+import { resolveSettings } from "../src/watch/settings.js";
 import { median, type Result } from "./lib/format.js";
 import { markerWatch, RawControl, serverName, startServer, timedTmux, type BenchServer } from "./lib/tmux.js";
 
@@ -85,8 +86,8 @@ export async function panescopeReader(bench: BenchServer): Promise<Reader> {
   // The hub's own path (control client with flow control, output confirmed from /proc or by tmux,
   // PaneWatch, PaneObserver), minus the cache.
   const client = await ControlClient.start({ server: bench.server, session: bench.session, autoContinue: false });
-  const liveness = new Liveness({ server: bench.server });
-  const watch = await PaneWatch.start(client, bench.pane, { key: randomBytes(32), instance: randomBytes(8), liveness });
+  const liveness = new QuietClient({ server: bench.server });
+  const watch = await PaneWatch.start(client, bench.pane, resolveSettings({ server: bench.server, key: randomBytes(32), instance: randomBytes(8) }), { quiet: liveness });
   const observer = watch.observer;
   let paused = false;
   const offPause = client.on((event) => {

@@ -15,7 +15,7 @@ const here = (file: string): string => fileURLToPath(new URL(file, import.meta.u
 
 export async function main(options: DemoOptions = {}): Promise<number> {
   const name = `panescope-demo-${process.pid}-${randomBytes(3).toString("hex")}`;
-  const server = new TmuxServer({ socketName: name, ...(options.tmux === undefined ? {} : { tmux: options.tmux }) });
+  const server = new TmuxServer({ socketName: name, tmux: options.tmux });
   await server.requireSupported();
   const columns = process.stdout.columns ?? 100;
   // A reader that goes away (`panescope demo | head`) must not skip the cleanup below.

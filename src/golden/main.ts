@@ -144,7 +144,7 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
     return 0;
   }
   // An old tmux is refused once, here, rather than by every tape (a missing one fails each tape).
-  const tmux = await new TmuxServer(options.tmux === undefined ? {} : { tmux: options.tmux }).requireSupported().catch((error: unknown) => error);
+  const tmux = await new TmuxServer({ tmux: options.tmux }).requireSupported().catch((error: unknown) => error);
   if (isPanescopeError(tmux, "tmux-unsupported")) {
     io.err(`panescope golden: ${tmux.message}`);
     return 2;
@@ -156,7 +156,7 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
   for (const tape of tapes) {
     let result: TapeResult;
     try {
-      result = await runTape(tape, { update: options.update, ci, checkTmux: options.checkTmux, ...(options.tmux === undefined ? {} : { tmux: options.tmux }) });
+      result = await runTape(tape, { update: options.update, ci, checkTmux: options.checkTmux, tmux: options.tmux });
     } catch (error) {
       result = { path: tape.path, snapshots: [], error: `${tape.path}: ${messageOf(error)}`, passed: false, ms: 0 };
     }

@@ -154,7 +154,7 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
       env: tape.env,
       command: tape.run.command,
       cwd: resolve(options.cwd ?? dirname(tape.path)),
-      ...(options.tmux === undefined ? {} : { tmux: options.tmux }),
+      tmux: options.tmux,
     });
     for (const step of tape.steps) {
       current = { line: step.line, text: step.kind };

@@ -51,7 +51,7 @@ async function socketId(path: string): Promise<string | undefined> {
  */
 export async function isOwnPane(own: OwnPane | undefined, server: TmuxServer, paneId: string, self: ProcessSelf = readSelf(), signal?: AbortSignal): Promise<boolean> {
   // The caller's cancel reaches these questions too: a stopped server must not hold a cancelled call.
-  const options = signal === undefined ? {} : { signal };
+  const options = { signal };
   if (await ownByEnv(own, server, paneId, options)) return true;
   return holdsUs(server, paneId, self, options);
 }

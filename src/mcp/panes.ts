@@ -20,7 +20,7 @@ export interface PaneFacts {
 /** The pane's process and state, or undefined if the server has no such pane. */
 export async function paneFacts(server: TmuxServer, paneId: string, signal?: AbortSignal): Promise<PaneFacts | undefined> {
   // tmux 3.3a: `display -p -t %999` prints an empty line and exits 0 when the pane does not exist.
-  const found = await server.display(paneId, new TmuxFormat({ paneId: "pane_id", pid: "pane_pid", dead: "pane_dead", status: "pane_dead_status" }), signal === undefined ? {} : { signal });
+  const found = await server.display(paneId, new TmuxFormat({ paneId: "pane_id", pid: "pane_pid", dead: "pane_dead", status: "pane_dead_status" }), { signal });
   if (found === undefined || !samePane(found.paneId, paneId) || !/^\d+$/.test(found.pid)) return undefined;
   // Ours, and how it ended, are read from the pane's process, never from an option (opened-pane.ts).
   const opened = openedPane(Number(found.pid));

@@ -71,7 +71,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     readOnly: options.readOnly ?? false,
     maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
     ownPane: options.ownPane,
-    regex: new RegexRunner(options.matchBudgetMs === undefined ? {} : { budgetMs: options.matchBudgetMs }),
+    regex: new RegexRunner({ budgetMs: options.matchBudgetMs }),
     opened: new Map<string, OpenedPane>(),
     typed: new Map<string, string>(),
     failContext: { serverArgs: options.server.baseArgs().join(" ") },

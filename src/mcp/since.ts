@@ -33,7 +33,7 @@ export interface LimitInput {
 /** The read limits of a call: the byte budget goes first to what the text shows. */
 export function limitsOf(input: LimitInput): ReadLimits {
   return {
-    ...(input.maxLines === undefined ? {} : { maxLines: input.maxLines }),
+    maxLines: input.maxLines,
     maxBytes: input.maxBytes ?? DEFAULT_MAX_BYTES,
     prefer: input.view ?? "rows",
   };
@@ -44,3 +44,4 @@ export function structured(delta: Delta): Omit<Delta, "patch"> {
   const { patch: _, ...rest } = delta;
   return rest;
 }
+

@@ -1,5 +1,5 @@
 // The MCP stdio transport panescope serves on: newline-delimited JSON-RPC through the bounded
-// LineFramer. A line it cannot use (over the size limit, not JSON, not JSON-RPC) is answered with a
+// StdioFramer. A line it cannot use (over the size limit, not JSON, not JSON-RPC) is answered with a
 // JSON-RPC error when it is a request whose id can be read cheaply, else named in one stderr line;
 // either way the server keeps serving. The end of stdin closes the transport once every request
 // read before it has been answered (`echo REQUEST | panescope` gets its answer).
@@ -8,7 +8,7 @@ import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { messageOf } from "../errors.js";
-import { DEFAULT_MAX_LINE_BYTES, KEPT_BYTES, LineFramer } from "./line-framer.js";
+import { DEFAULT_MAX_LINE_BYTES, KEPT_BYTES, StdioFramer } from "./stdio-framer.js";
 
 export interface StdioTransportOptions {
   maxLineBytes?: number;
@@ -59,7 +59,7 @@ export class StdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  private readonly framer: LineFramer;
+  private readonly framer: StdioFramer;
   private readonly warn: (line: string) => void;
   private started = false;
   private closed = false;
@@ -72,7 +72,7 @@ export class StdioTransport implements Transport {
     private readonly stdout: Writable = process.stdout,
     options: StdioTransportOptions = {},
   ) {
-    this.framer = new LineFramer(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+    this.framer = new StdioFramer(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
     this.warn = options.warn ?? ((line) => void process.stderr.write(`panescope: ${line}\n`));
   }
 

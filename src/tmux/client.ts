@@ -119,7 +119,7 @@ export class ControlClient {
     this.handshake = handshake;
     this.autoContinue = options.autoContinue ?? true;
     this.commandTimeoutMs = options.commandTimeoutMs ?? options.server.commandTimeoutMs;
-    this.parser = new ControlParser(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes });
+    this.parser = new ControlParser({ maxLineBytes: options.maxLineBytes });
     const nudgeAfterMs = options.nudgeAfterMs ?? DEFAULT_NUDGE_AFTER_MS;
     if (nudgeAfterMs > 0 && (options.pauseAfterSeconds ?? 5) > 0) {
       this.nudger = new Nudger(nudgeAfterMs, () => this.sendNudge());

@@ -47,7 +47,7 @@ export class ControlParser {
   private block: OpenBlock | null = null;
 
   constructor(options: ControlParserOptions = {}) {
-    this.framer = new LineFramer(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes });
+    this.framer = new LineFramer({ maxLineBytes: options.maxLineBytes });
     this.maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
   }
 

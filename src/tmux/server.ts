@@ -10,6 +10,7 @@ import { canonicalPaneId } from "./pane-id.js";
 import { requireSupported, TmuxVersion } from "./version.js";
 import { spawnTurns } from "./spawn-turns.js";
 import { TMUX_TIMEOUT_MS } from "./timeouts.js";
+import { parseExit } from "./exit.js";
 
 export interface TmuxServerOptions {
   /** The tmux binary (default "tmux"). */
@@ -191,9 +192,9 @@ async function runMany(server: TmuxServer, commands: readonly (readonly string[]
   await spawnTurns.next();
   const result = await runOneShot(binary, [...server.clientArgs(), ...args], {
     timeoutMs,
-    ...(input === undefined ? {} : { input }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.env === undefined ? {} : { env: options.env }),
+    input,
+    signal: options.signal,
+    env: options.env,
   });
   if (result.failed) throw runError(binary, commands[0]?.[0] ?? args[0] ?? "", result, timeoutMs);
   const out = result.stdout;
@@ -265,9 +266,10 @@ async function listPanes(server: TmuxServer, options: RunOptions = {}): Promise<
 }
 
 function exitFields(status: string, signal: string): { exitStatus?: number; exitSignal?: string } {
+  const exit = parseExit(status, signal);
   return {
-    ...(/^\d+$/.test(status) ? { exitStatus: Number(status) } : {}),
-    ...(signal !== "" && signal !== "0" ? { exitSignal: signal } : {}),
+    ...(exit?.status === undefined ? {} : { exitStatus: exit.status }),
+    ...(exit?.signal === undefined ? {} : { exitSignal: exit.signal }),
   };
 }
 

@@ -1,48 +1,33 @@
-// The hub: owns one watch per watched pane (a PaneWatch through the session registry's control
-// clients, or a PollWatch when control mode is unavailable), creates them on first read, replaces
-// them when the pane respawned or the tmux server restarted, retires idle ones under a cap, and
-// answers capture_since reads.
-import { PanescopeError, messageOf } from "../errors.js";
-import { decodeCursor, socketTag } from "../observe/cursor/codec.js";
+// The hub: a registry of one watch per watched pane (watch.ts: streamed or polled, it never asks
+// which), made on first read, replaced when a watch says it no longer answers for its pane (the
+// pane respawned, the server restarted), retired when idle or over the cap; and the read path
+// that answers capture_since from them. Settings are resolved once here (settings.ts).
+import { PanescopeError } from "../errors.js";
+import { decodeCursor, otherPane, socketTag, type CursorFields } from "../observe/cursor/codec.js";
 import type { Delta, MissedReason, ReadLimits } from "../observe/read/delta.js";
-import { instanceId } from "../observe/cursor/instance.js";
-import { loadCursorKey } from "../observe/cursor/key.js";
 import type { PaneObserver } from "../observe/pane/observer.js";
-import type { ControlClientOptions } from "../tmux/client.js";
 import { TmuxFormat } from "../tmux/format.js";
-import type { SessionRegistryOptions } from "../tmux/sessions.js";
 import { samePane } from "../tmux/pane-id.js";
 import { validatePaneId, type TmuxServer } from "../tmux/server.js";
-import type { AuditStats } from "./audit.js";
-import { inSession, locate } from "./follow.js";
-import { Liveness } from "./liveness.js";
-import { PaneWatch } from "./pane-watch.js";
-import { PollWatch } from "./poll.js";
-import { WatchStarter, type After, type Entry } from "./starter.js";
+import type { AuditStats } from "./audit/timer.js";
+import { QuietClient } from "./confirm/quiet-client.js";
+import type { After } from "./seed/observer.js";
+import { resolveSettings, type HubOptions, type WatchSettings } from "./settings.js";
+import { WatchStarter } from "./starter.js";
+import type { Watch } from "./watch.js";
 
-export interface HubOptions {
-  server: TmuxServer;
-  key?: Uint8Array;
-  instance?: Uint8Array;
-  /** Most panes watched at once; the least recently read is retired first. */
-  maxPanes?: number;
-  /** A pane unread this long is retired (its cursors are then answered as missed, "evicted"). */
-  idleMs?: number;
-  scrollback?: number;
-  ringBytes?: number;
-  warn?: (message: string) => void;
-  /** Control client settings (e.g. pauseAfterSeconds, spawn); the hub always sets autoContinue off. */
-  client?: Omit<ControlClientOptions, "server" | "session" | "autoContinue">;
-  /** How control clients are started (a seam; default ControlClient.start). */
-  startClient?: SessionRegistryOptions["start"];
-  /** A pane read by polling tries control mode again after this long. Default 30 s. */
-  retryStreamingMs?: number;
-  /** How often a waiting read polls while control mode is unavailable. Default 250 ms. */
-  pollIntervalMs?: number;
-  /** Confirm output on a second, `-f no-output` control client (watch/liveness.ts). Default false. */
-  quietClient?: boolean;
-  /** Confirm output from /proc where it shows the pane's process (watch/pane-process.ts). Default true. */
-  localLiveness?: boolean;
+export type { HubOptions } from "./settings.js";
+
+/** How the hub gets a watch for a pane: WatchStarter (a seam: tests of the registry give fake watches). */
+export interface Starter {
+  start(paneId: string, after: After | undefined): Promise<Watch>;
+  closeAll(): Promise<void>;
+}
+
+/** A watch in the registry; `retired` once it was replaced or swept (its reads then go to a successor). */
+interface Entry {
+  watch: Watch;
+  retired?: boolean;
 }
 
 export interface CaptureRequest {
@@ -55,51 +40,28 @@ export interface CaptureRequest {
 
 export class Hub {
   readonly server: TmuxServer;
-  private readonly key: Uint8Array;
-  private readonly instance: Uint8Array;
-  private readonly starter: WatchStarter;
+  /** Every setting, defaults applied (settings.ts). */
+  readonly settings: WatchSettings;
+  private readonly starter: Starter;
   private readonly watches = new Map<string, Promise<Entry>>();
   /** The same watches once started, for the sweep. */
   private readonly started = new Map<string, Entry>();
   /** Where retired observers ended, so a successor continues after them. Bounded. */
   private readonly retired = new Map<string, After>();
-  private readonly options: HubOptions;
-  /** The quiet control client that confirms who wrote each pane's output (liveness.ts). */
-  private readonly liveness: Liveness;
+  /** The quiet control client that confirms who wrote each pane's output (confirm/quiet-client.ts). */
+  private readonly quiet: QuietClient;
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
   private socketAsked: Promise<number | undefined> | undefined;
 
-  constructor(options: HubOptions) {
-    this.options = options;
-    this.server = options.server;
-    this.key = options.key ?? loadCursorKey(options.warn ? { warn: options.warn } : {}).key;
-    this.instance = options.instance ?? instanceId();
-    this.liveness = new Liveness({
-      server: options.server,
-      quiet: options.quietClient === true,
-      warn: (message) => this.warn(message),
-      // Timeouts only: the spawn seam is for the watching clients (tests hold their processes).
-      client: {
-        ...(options.client?.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.client.commandTimeoutMs }),
-        ...(options.client?.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.client.startTimeoutMs }),
-      },
-      ...(options.startClient === undefined ? {} : { start: options.startClient }),
-    });
-    this.starter = new WatchStarter({
-      server: options.server,
-      key: this.key,
-      instance: this.instance,
-      warn: (message) => this.warn(message),
-      onDisplaced: (watch) => this.displaced(watch),
-      liveness: this.liveness,
-      ...(options.localLiveness === undefined ? {} : { localLiveness: options.localLiveness }),
-      ...(options.scrollback === undefined ? {} : { scrollback: options.scrollback }),
-      ...(options.ringBytes === undefined ? {} : { ringBytes: options.ringBytes }),
-      ...(options.client === undefined ? {} : { client: options.client }),
-      ...(options.startClient === undefined ? {} : { startClient: options.startClient }),
-      ...(options.retryStreamingMs === undefined ? {} : { retryStreamingMs: options.retryStreamingMs }),
-      ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
-    });
+  /** One settings object, every field but `server` optional; defaults are applied here, once. */
+  constructor(options: HubOptions, seams: { starter?: Starter } = {}) {
+    this.settings = resolveSettings(options);
+    this.server = this.settings.server;
+    const { server, warn, client, startClient, quietClient } = this.settings;
+    // Timeouts only: the spawn seam is for the watching clients (tests hold their processes).
+    const timeouts = { commandTimeoutMs: client.commandTimeoutMs, startTimeoutMs: client.startTimeoutMs };
+    this.quiet = new QuietClient({ server, quiet: quietClient, warn, client: timeouts, start: startClient });
+    this.starter = seams.starter ?? new WatchStarter(this.settings, this.quiet);
   }
 
   /** The observer of a pane, watching it first if needed (polled fresh when not streaming). */
@@ -109,24 +71,51 @@ export class Hub {
 
   /** Panes watched now, and whether each streams (for diagnostics and tests). */
   get watching(): { paneId: string; streaming: boolean; closed: boolean; heals: number }[] {
-    return [...this.started].map(([paneId, entry]) => ({
+    return [...this.started].map(([paneId, { watch }]) => ({
       paneId,
-      streaming: entry.watch instanceof PaneWatch,
-      closed: entry.watch.observer.closed,
-      heals: entry.watch.observer.healCount,
+      streaming: watch.streaming,
+      closed: watch.observer.closed,
+      heals: watch.observer.healCount,
     }));
   }
 
   /** The replica audit's counts for a streamed pane (tests and diagnostics); undefined when not streamed. */
   auditStats(paneId: string): Readonly<AuditStats> | undefined {
-    const watch = this.started.get(paneId)?.watch;
-    return watch instanceof PaneWatch ? watch.auditor.stats : undefined;
+    return this.started.get(paneId)?.watch.auditStats;
   }
 
   /** The pane a read is about: the cursor's, else the one named, else tmux's active pane. */
   async resolvePane(paneId: string | undefined, cursor: string | undefined): Promise<string> {
+    return (await this.resolve(paneId, cursor)).paneId;
+  }
+
+  /**
+   * The capture_since contract: what changed since the cursor, waiting up to waitMs for news.
+   * A wait ends at once when the pane closes — also when the tmux server goes away (`closed: true`,
+   * the last screen kept) — or when the signal aborts.
+   */
+  async capture(request: CaptureRequest): Promise<Delta> {
+    // The cursor is decoded once, here; the observer only checks the fields are its pane's.
+    const { paneId, fields: cursor } = await this.resolve(request.paneId, request.cursor);
+    // No question to tmux on the read path: a streamed pane's observer holds only output tmux
+    // confirmed as its process's (confirm/), so a read answers from it at once.
+    const entry = await this.entry(paneId);
+    const { watch } = entry;
+    const delta =
+      request.waitMs && request.waitMs > 0
+        ? await watch.waitForChange(cursor, request.waitMs, request.signal, request.limits)
+        : await watch.observer.read(cursor, request.limits);
+    // A new process appeared in the pane while we waited: answer from its watch.
+    if (watch.respawned && cursor !== undefined) return (await this.entry(paneId)).watch.observer.read(cursor, request.limits);
+    // Found dead just now: the same answer, now saying so (the cursor given has not moved).
+    if (!delta.closed && watch.observer.closed) return watch.observer.read(cursor, request.limits);
+    return delta;
+  }
+
+  /** resolvePane, with the cursor's fields when one was given (decoded once per read). */
+  private async resolve(paneId: string | undefined, cursor: string | undefined): Promise<{ paneId: string; fields?: CursorFields }> {
     if (cursor !== undefined) {
-      const fields = decodeCursor(cursor, this.key);
+      const fields = decodeCursor(cursor, this.settings.key);
       const fromCursor = `%${fields.pane}`;
       // Unknown (no server to ask right now): the pane's own checks answer, as before sockets were bound.
       const here = fields.socket === undefined ? undefined : await this.socketTag();
@@ -136,47 +125,13 @@ export class Hub {
           `the cursor is from another tmux server (another socket) than the one this panescope watches: omit cursor to start watching a pane here, or read it through the panescope of that server`,
         );
       }
-      if (paneId !== undefined && !samePane(paneId, fromCursor)) {
-        throw new PanescopeError(
-          "cursor-other-pane",
-          `the cursor belongs to pane ${fromCursor}, not ${paneId}: omit paneId, or omit cursor to start watching ${paneId}`,
-        );
-      }
-      return fromCursor;
+      if (paneId !== undefined && !samePane(paneId, fromCursor)) throw otherPane(fromCursor, paneId);
+      return { paneId: fromCursor, fields };
     }
-    if (paneId !== undefined) return validatePaneId(paneId);
+    if (paneId !== undefined) return { paneId: validatePaneId(paneId) };
     const active = (await this.server.display(undefined, new TmuxFormat({ paneId: "pane_id" })))?.paneId;
     if (!active) throw new PanescopeError("unknown-pane", "tmux reports no active pane: pass paneId (list_panes shows them)");
-    return active;
-  }
-
-  /**
-   * The capture_since contract: what changed since the cursor, waiting up to waitMs for news.
-   * A wait ends at once when the pane closes — also when the tmux server goes away (`closed: true`,
-   * the last screen kept) — or when the signal aborts.
-   */
-  async capture(request: CaptureRequest): Promise<Delta> {
-    const paneId = await this.resolvePane(request.paneId, request.cursor);
-    // No question to tmux on the read path: a streamed pane's observer holds only output tmux
-    // confirmed as its process's (pane-watch.ts), so a read answers from it at once.
-    const entry = await this.entry(paneId);
-    const { watch } = entry;
-    let delta: Delta;
-    if (request.waitMs && request.waitMs > 0) {
-      delta =
-        watch instanceof PollWatch
-          ? await watch.waitForChange(request.cursor, request.waitMs, request.signal, request.limits)
-          : await watch.observer.waitForChange(request.cursor, request.waitMs, request.signal, request.limits);
-    } else {
-      delta = await watch.observer.read(request.cursor, request.limits);
-    }
-    // A new process appeared in the pane while we waited: answer from its watch.
-    if (watch.respawned && request.cursor !== undefined) {
-      return (await this.entry(paneId)).watch.observer.read(request.cursor, request.limits);
-    }
-    // Found dead just now: the same answer, now saying so (the cursor given has not moved).
-    if (!delta.closed && watch.observer.closed) return watch.observer.read(request.cursor, request.limits);
-    return delta;
+    return { paneId: active };
   }
 
   /**
@@ -203,10 +158,9 @@ export class Hub {
     for (const result of entries) {
       if (result.status !== "fulfilled") continue;
       result.value.watch.dispose();
-      result.value.lease?.release();
     }
     await this.starter.closeAll();
-    await this.liveness.close();
+    await this.quiet.close();
   }
 
   /** The entry answering for a pane: an existing watch if it still does, else a new one. */
@@ -217,7 +171,7 @@ export class Hub {
     if (pending) {
       const entry = await pending.catch(() => undefined);
       if (entry && !entry.retired) {
-        const reason = await this.revalidate(paneId, entry);
+        const reason = await this.revalidate(entry);
         if (reason === undefined) {
           entry.watch.lastUsed = Date.now();
           return entry;
@@ -233,104 +187,23 @@ export class Hub {
     return entry;
   }
 
-  /** Whether a watch still answers for its pane (undefined), or why it must be replaced. */
-  private async revalidate(paneId: string, entry: Entry): Promise<MissedReason | undefined> {
-    const { watch } = entry;
-    if (watch instanceof PollWatch) {
-      if (Date.now() - watch.since >= (this.options.retryStreamingMs ?? 30_000) && !watch.observer.closed) {
-        watch.since = Date.now();
-        if (await this.starter.retryStreaming(paneId, entry, watch)) return undefined;
+  /** Whether a watch still answers for its pane (undefined), or why it must be replaced; takes over a handover. */
+  private async revalidate(entry: Entry): Promise<MissedReason | undefined> {
+    const verdict = await entry.watch.revalidate();
+    if (verdict.kind === "replace") return verdict.reason;
+    if (verdict.kind === "handover") {
+      // A polled pane streams again: the entry stays the one in the maps and holds the stream.
+      if (entry.retired) verdict.next.dispose();
+      else {
+        entry.watch.dispose();
+        entry.watch = verdict.next;
       }
-      return (await watch.check()) === "respawned" ? "respawned" : undefined;
     }
-    // A follow in progress (the pane left its client's session, or the client ended) decides first.
-    await entry.following;
-    // Without a client: find the pane again (or learn that the server restarted) on every read.
-    if (!watch.connected) await this.follow(paneId, entry);
-    // tmux 3.2a–3.6a are not told of every move (watch/presence.ts): a pane quiet for a second is
-    // looked for first; when it left, the answer waits for the follow (flagged "moved"). A client
-    // far behind another pane's flood answers late: the read goes on, the look finishes on its own.
-    else if (!(await within(watch.stillThere(), LOOK_WAIT_MS, true))) await entry.following;
-    if (entry.replace) return entry.replace;
-    // A closed pane that sent output again was respawned (a dead pane prints nothing): before
-    // answering `closed`, let tmux say who wrote it. Only dead panes wait; floods never do.
-    if (watch.observer.closed && watch.unconfirmed > 0) await within(watch.confirmed(), CONFIRM_WAIT_MS, undefined);
-    return watch.respawned ? "respawned" : undefined;
-  }
-
-  /** A watch says its pane may have left its client's session: follow it (once at a time). */
-  private displaced(watch: PaneWatch): void {
-    const entry = this.started.get(watch.paneId);
-    if (!entry || entry.watch !== watch || entry.retired) return;
-    void this.follow(watch.paneId, entry);
-  }
-
-  /**
-   * Finds where the pane is and keeps watching it there: through the control client of the session
-   * that holds it now (flagged "moved"), closed when it is gone, replaced when the server restarted
-   * or another process took the pane. Never answers `closed` for a pane that lives.
-   */
-  private follow(paneId: string, entry: Entry): Promise<void> {
-    if (entry.following) {
-      entry.followAgain = true;
-      return entry.following;
-    }
-    const run = async (): Promise<void> => {
-      do {
-        entry.followAgain = false;
-        await this.followOnce(paneId, entry).catch((error: unknown) => this.warn(`panescope: following ${paneId}: ${messageOf(error)}`));
-      } while (entry.followAgain && !entry.retired);
-    };
-    entry.following = run().finally(() => (entry.following = undefined));
-    return entry.following;
-  }
-
-  private async followOnce(paneId: string, entry: Entry): Promise<void> {
-    const watch = entry.watch;
-    if (!(watch instanceof PaneWatch) || entry.retired) return;
-    const observer = watch.observer;
-    const where = await locate(this.server, paneId, observer.identity);
-    switch (where.kind) {
-      case "no-server":
-      case "gone":
-        watch.markClosed();
-        return;
-      case "server-restarted":
-      case "respawned":
-        entry.replace = where.kind;
-        if (where.kind === "respawned") observer.addBreak("respawned", 0);
-        else observer.markClosed();
-        return;
-      case "here":
-        break;
-    }
-    if (where.dead) watch.markClosed(where.exit);
-    const current = watch.currentSession;
-    // Still where we see it (a window can be linked into several sessions), maybe in another of its
-    // windows: the watch learns which, so that window leaving the session is seen too.
-    if (watch.connected && current !== undefined && (current === where.sessionId || (await inSession(this.server, current, paneId)))) {
-      watch.stayed(where.windowId);
-      return;
-    }
-    // tmux 3.2: a session with panes that remain on exit is polled, never streamed (dead-pane-guard.ts).
-    if (!(await this.starter.deadPanes.streamable(where.sessionId))) {
-      entry.replace = "not-streaming";
-      observer.setStreaming(false); // wakes waiters: the next read goes on by polling
-      return;
-    }
-    const lease = await this.starter.lease(where.sessionId);
-    if (entry.retired || entry.watch !== watch) {
-      lease.release();
-      return;
-    }
-    const previous = entry.lease;
-    entry.lease = lease;
-    await watch.moveTo(lease.client);
-    previous?.release();
+    return undefined;
   }
 
   private start(paneId: string): Promise<Entry> {
-    const pending = this.starter.start(paneId, this.retired.get(paneId));
+    const pending = this.starter.start(paneId, this.retired.get(paneId)).then((watch): Entry => ({ watch }));
     this.watches.set(paneId, pending);
     pending.then(
       (entry) => {
@@ -356,38 +229,20 @@ export class Hub {
       this.started.delete(paneId);
     }
     entry.watch.dispose();
-    entry.lease?.release();
-  }
-
-  private warn(message: string): void {
-    (this.options.warn ?? ((m: string) => void process.stderr.write(`${m}\n`)))(message);
   }
 
   /** Retires panes unread for idleMs, then the least recently read beyond maxPanes. */
   private sweep(): void {
-    const idleMs = this.options.idleMs ?? 10 * 60_000;
-    const maxPanes = this.options.maxPanes ?? 64;
+    const { idleMs, maxPanes } = this.settings;
     const byAge = [...this.started].sort((a, b) => a[1].watch.lastUsed - b[1].watch.lastUsed);
     const now = Date.now();
     let excess = byAge.length - maxPanes;
     for (const [paneId, entry] of byAge) {
       // A pane someone is waiting on is in use, however long ago it was last read.
-      if (entry.watch.observer.waiting > 0 || entry.following) continue;
+      if (entry.watch.inUse) continue;
       if (excess-- > 0 || now - entry.watch.lastUsed > idleMs) this.retire(paneId, entry, "evicted");
     }
   }
 }
 
-/** How long a read of a closed pane waits for tmux to say who wrote output that came after. */
-const CONFIRM_WAIT_MS = 5000;
 const SOCKET = new TmuxFormat({ socket: "socket_path" });
-/** How long a read waits for tmux to say whether a quiet pane is still in its client's session. */
-const LOOK_WAIT_MS = 1000;
-
-/** What `promise` resolves to, or `otherwise` after `ms`, whichever is first. */
-async function within<T>(promise: Promise<T>, ms: number, otherwise: T): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const result = await Promise.race([promise, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(otherwise), ms)))]);
-  clearTimeout(timer);
-  return result;
-}

@@ -13,7 +13,7 @@
 // has the tty open counts as ready (the quiet period the caller adds covers most of the rest).
 import type { TmuxServer } from "../tmux/server.js";
 import { TmuxFormat } from "../tmux/format.js";
-import { procFiles, ptsIndex, ptsOf, type ProcFiles } from "./pane-process.js";
+import { procFiles, ptsIndex, ptsOf, type ProcFiles } from "./confirm/pane-process.js";
 
 export interface Readiness {
   /** undefined: nothing here shows it (no /proc, the pane's process unreadable). */

@@ -1,7 +1,7 @@
 // The ready rules on a made-up /proc: which states and wait channels of the foreground process
 // group mean "blocked reading its terminal" (measured values: src/watch/ready.ts).
 import { describe, expect, it } from "vitest";
-import type { ProcFiles } from "../../src/watch/pane-process.js";
+import type { ProcFiles } from "../../src/watch/confirm/pane-process.js";
 import { readiness, readStat } from "../../src/watch/ready.js";
 
 const TTY = "/dev/pts/3";

@@ -4,8 +4,8 @@ import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { renderDelta, type View, type WaitReport } from "../render.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
-import { limitFields, limitsOf, structured } from "../since.js";
 import { isEmpty } from "../../observe/read/delta.js";
+import { limitFields, limitsOf, structured } from "../since.js";
 
 export { DEFAULT_MAX_BYTES } from "../since.js";
 
@@ -58,8 +58,8 @@ export const registerCaptureSince: ToolRegistrar = (mcp, ctx) => {
         const requested = input.waitMs ?? 0;
         const waitMs = Math.min(requested, ctx.maxWaitMs);
         const answer = await ctx.hub.capture({
-          ...(input.paneId === undefined ? {} : { paneId: input.paneId }),
-          ...(input.cursor === undefined ? {} : { cursor: input.cursor }),
+          paneId: input.paneId,
+          cursor: input.cursor,
           waitMs,
           signal: extra.signal,
           limits: limitsOf(input),
@@ -73,7 +73,7 @@ export const registerCaptureSince: ToolRegistrar = (mcp, ctx) => {
           waitEnded: !waited ? "none" : extra.signal.aborted ? "aborted" : isEmpty(delta) ? "timeout" : "change",
         };
         const view: View = input.view ?? "rows";
-        const text = renderDelta(answer, { ...(input.cursor === undefined ? {} : { given: input.cursor }), wait, view });
+        const text = renderDelta(answer, { given: input.cursor, wait, view });
         return ok({ ...delta, ...wait }, text);
       } catch (error) {
         return fail(error, ctx.failContext);

@@ -116,6 +116,11 @@ function base64url(bytes: readonly number[]): string {
   return out;
 }
 
+/** A genuine cursor read for another pane than its own (one message wherever it is caught). */
+export function otherPane(cursorPane: string, paneId: string): PanescopeError {
+  return new PanescopeError("cursor-other-pane", `the cursor belongs to pane ${cursorPane}, not ${paneId}: omit paneId, or omit cursor to start watching ${paneId}`);
+}
+
 export function decodeCursor(token: string, key: Uint8Array): CursorFields {
   checkKey(key);
   const malformed = (cause?: unknown) => new PanescopeError("cursor-malformed", MALFORMED, { cause });

@@ -1,8 +1,7 @@
 // The cursors of one pane observer: issued bound to the pane, its process, the tmux server and this
 // panescope process (cursor/codec.ts), taken back only for this pane, and when genuine but beyond
 // what the observer holds, answered with why (restarted, respawned, evicted, ...).
-import { PanescopeError } from "../../errors.js";
-import { cursorIdentity, decodeCursor, encodeCursor, type CursorFields } from "../cursor/codec.js";
+import { cursorIdentity, decodeCursor, encodeCursor, otherPane, type CursorFields } from "../cursor/codec.js";
 import type { MissedReason } from "../read/delta.js";
 import type { StripState } from "../raw/strip.js";
 
@@ -49,16 +48,11 @@ export class PaneCursors {
     return encodeCursor(fields, this.key);
   }
 
-  /** Decodes a cursor and checks it is this pane's; throws typed errors for caller mistakes. */
-  decode(cursor: string): CursorFields {
-    const fields = decodeCursor(cursor, this.key);
+  /** A cursor's fields (decoded here unless the caller already did), checked to be this pane's. */
+  decode(cursor: string | CursorFields): CursorFields {
+    const fields = typeof cursor === "string" ? decodeCursor(cursor, this.key) : cursor;
     const paneId = this.identity.paneId;
-    if (`%${fields.pane}` !== paneId) {
-      throw new PanescopeError(
-        "cursor-other-pane",
-        `cursor belongs to pane %${fields.pane}, not ${paneId}: pass that pane's id, or omit cursor to start watching ${paneId}`,
-      );
-    }
+    if (`%${fields.pane}` !== paneId) throw otherPane(`%${fields.pane}`, paneId);
     return fields;
   }
 

@@ -219,13 +219,16 @@ export class PaneObserver {
     return this.replica.screen.snapshot();
   }
 
-  /** Decodes a cursor and checks it is this pane's; throws typed errors for caller mistakes. */
-  decode(cursor: string): CursorFields {
+  /**
+   * A cursor's fields, decoded here unless the caller already did (the hub decodes once per read),
+   * checked to be this pane's; throws typed errors for caller mistakes.
+   */
+  decode(cursor: string | CursorFields): CursorFields {
     return this.cursors.decode(cursor);
   }
 
   /** What changed since `cursor` (none: the visible screen, starting a watch). */
-  async read(cursor?: string, limits: ReadLimits = {}): Promise<Delta> {
+  async read(cursor?: string | CursorFields, limits: ReadLimits = {}): Promise<Delta> {
     const fields = cursor === undefined ? undefined : this.decode(cursor);
     await this.settle(READ_CATCH_UP_MS);
     return this.answer(fields, limits);
@@ -235,7 +238,7 @@ export class PaneObserver {
    * Like read, but when nothing is new, waits up to `waitMs` for output to be applied, for the
    * pane to close, or for the signal to abort. Event-driven: woken by the screen, never polled.
    */
-  async waitForChange(cursor: string | undefined, waitMs: number, signal?: AbortSignal, limits: ReadLimits = {}): Promise<Delta> {
+  async waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits: ReadLimits = {}): Promise<Delta> {
     const fields = cursor === undefined ? undefined : this.decode(cursor);
     await this.settle(READ_CATCH_UP_MS);
     let delta = this.answer(fields, limits);

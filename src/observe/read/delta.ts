@@ -117,7 +117,10 @@ export interface ReadLimits {
   prefer?: "rows" | "raw" | "both";
 }
 
-/** True when a delta holds nothing to tell: also nothing that limits cut (maxLines: 0 must still wake on a row change). */
+/**
+ * Nothing new to tell: no row, no raw, no break, not closed, and nothing that limits cut (a wait
+ * with maxLines: 0 must still wake on a row change, which shows only as truncated rows).
+ */
 export function isEmpty(delta: Delta): boolean {
   const cut = delta.truncated.rows > 0 || delta.truncated.rawChars > 0;
   return delta.rows.length === 0 && delta.raw === "" && !delta.missed && !delta.closed && !cut;

@@ -39,7 +39,7 @@ const TMUX_WIDE: ReadonlyArray<readonly [number, number]> = [
  * Where tmux builds can disagree (glibc versions, utf8proc, tmux's own lists, a user's
  * `codepoint-widths`): the scripts with spacing and zero-width marks, symbols and emoji, Hangul
  * jamo, kana, compatibility and half/fullwidth forms, tags. The running server is asked about
- * these (watch/widths.ts); elsewhere (CJK ideographs, Hangul syllables, private use) glibc stands.
+ * these (watch/seed/widths.ts); elsewhere (CJK ideographs, Hangul syllables, private use) glibc stands.
  */
 export const PROBE_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x00a0, 0x33ff], // Latin-1 to CJK symbols and kana: marks, jamo, punctuation, symbols, emoji

@@ -152,7 +152,7 @@ describe("runTape", () => {
     expect(result.error).toBeUndefined();
     expect(shot?.decision.kind).toBe("written");
     // Never lost unflagged. The replica audit takes tmux's screen once the pane has been quiet for
-    // 150 ms (watch/audit.ts), and says so: a slow machine's snapshot can come after that, and then
+    // 150 ms (watch/audit/timer.ts), and says so: a slow machine's snapshot can come after that, and then
     // the audit, not --check-tmux, is what reports the row.
     if (shot?.disagreements?.length === 0) {
       expect(logged.join(""), "neither --check-tmux nor the replica audit reported row 0").toMatch(/healed %\d+: rows 0\b/);

@@ -1,5 +1,5 @@
 // The read path asks tmux nothing: output reaches a pane's observer once it is confirmed that the
-// pane still runs the watched process: from /proc (watch/pane-process.ts), or by tmux through the
+// pane still runs the watched process: from /proc (watch/confirm/pane-process.ts), or by tmux through the
 // watching client or (quietClient) a second one attached with `-f no-output`.
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
@@ -61,18 +61,18 @@ describe("the quiet control client", () => {
 
 /** Where output is confirmed: tmux through the watching client, tmux through a quiet client, /proc. */
 const MODES = [
-  { name: "through the watching client", quietClient: false, localLiveness: false },
-  { name: "through a quiet client", quietClient: true, localLiveness: false },
-  { name: "from /proc", quietClient: false, localLiveness: true },
+  { name: "through the watching client", quietClient: false, procCheck: false },
+  { name: "through a quiet client", quietClient: true, procCheck: false },
+  { name: "from /proc", quietClient: false, procCheck: true },
 ] as const;
 
 describe("reads and liveness", () => {
-  for (const { name, quietClient, localLiveness } of MODES) {
-    it(`reads ask tmux nothing; confirming output ${name} asks the watching client ${quietClient || localLiveness ? "nothing" : "one question per burst"}`, async () => {
+  for (const { name, quietClient, procCheck } of MODES) {
+    it(`reads ask tmux nothing; confirming output ${name} asks the watching client ${quietClient || procCheck ? "nothing" : "one question per burst"}`, async () => {
       const test = await startServer({ command: "sh", env: { PS1: "$ " } });
       const pane = await paneIn(test, "main");
       const started: { options: ControlClientOptions; client: ControlClient }[] = [];
-      const hub = new Hub({ server: test.server, key: randomBytes(32), startClient: recordingStart(started), quietClient, localLiveness });
+      const hub = new Hub({ server: test.server, key: randomBytes(32), startClient: recordingStart(started), quietClient, procCheck });
       hubs.push(hub);
       const first = await hub.capture({ paneId: pane });
       const watching = started.find((s) => s.options.noOutput !== true)?.client;
@@ -84,7 +84,7 @@ describe("reads and liveness", () => {
       const commands = watching.commands.bind(watching);
       watching.commands = (argvs, options) => {
         const batch = argvs.map((a) => a[0]).join(" ; ");
-        // Not counted: the replica audit's look (capture-pane ; … ; display-message, watch/probe.ts),
+        // Not counted: the replica audit's look (capture-pane ; … ; display-message, watch/audit/audit.ts),
         // which the pane's rest after each echo sets off 150 ms later, whenever the machine gets there.
         if (!batch.startsWith("capture-pane ; ")) sent.push(batch);
         return commands(argvs, options);
@@ -96,7 +96,7 @@ describe("reads and liveness", () => {
       await test.run(["send-keys", "-t", pane, "-l", "echo after-the-wait\n"]);
       const woke = await readUntil(hub, await waiting, (d) => d.rows.some((r) => r.text === "after-the-wait"));
       expect(woke.missed).toBe(false);
-      if (quietClient || localLiveness) expect(sent).toEqual([]);
+      if (quietClient || procCheck) expect(sent).toEqual([]);
       else expect(new Set(sent)).toEqual(new Set(["display-message"]));
     });
   }
@@ -106,7 +106,7 @@ describe("reads and liveness", () => {
     const pane = await paneIn(test, "main");
     await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", pane])).includes("old-process"), 5000, "first output");
     const started: { options: ControlClientOptions; client: ControlClient }[] = [];
-    const hub = new Hub({ server: test.server, key: randomBytes(32), startClient: recordingStart(started, true), warn: () => undefined, quietClient: true, localLiveness: false });
+    const hub = new Hub({ server: test.server, key: randomBytes(32), startClient: recordingStart(started, true), warn: () => undefined, quietClient: true, procCheck: false });
     hubs.push(hub);
     const start = await hub.capture({ paneId: pane });
     const waiting = hub.capture({ cursor: start.cursor, waitMs: 20_000 });
@@ -122,14 +122,14 @@ describe("reads and liveness", () => {
     // It lives on after the respawn, on the pty tmux hung up: the /proc look must still fail.
     { old: ", the old process ignoring SIGHUP", command: IGNORES_HUP, lingers: true },
   ];
-  for (const { name, quietClient, localLiveness } of MODES) {
+  for (const { name, quietClient, procCheck } of MODES) {
     for (const { old, command, lingers } of OLD_PROCESSES) {
       it(`respawn-pane -k during a wait: answered as respawned, the old process's screen never as news (confirmed ${name}${old})`, async () => {
         const test = await startServer({ command });
         const pane = await paneIn(test, "main");
         await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", pane])).includes("old-process"), 5000, "first output");
         const [oldPid = ""] = await test.run(["display-message", "-p", "-t", pane, "#{pane_pid}"]);
-        const hub = new Hub({ server: test.server, key: randomBytes(32), quietClient, localLiveness });
+        const hub = new Hub({ server: test.server, key: randomBytes(32), quietClient, procCheck });
         hubs.push(hub);
         try {
           const start = await hub.capture({ paneId: pane });

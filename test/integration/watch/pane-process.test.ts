@@ -3,7 +3,7 @@
 // old process ignores SIGHUP and lives on (through the hub: liveness.test.ts).
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { PaneProcess, type PaneProcessIds } from "../../../src/watch/pane-process.js";
+import { PaneProcess, type PaneProcessIds } from "../../../src/watch/confirm/pane-process.js";
 import { IGNORES_HUP, killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 
 afterEach(killAllServers);

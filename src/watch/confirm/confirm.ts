@@ -1,12 +1,12 @@
-// One pane's side of liveness: its output waits in a gate (gate.ts) until tmux confirms that the
-// pane still runs the observer's process, on the quiet client (liveness.ts) or, without one, through
-// the watching client. Then it goes on to the observer; a new process means respawned; a dead pane
+// Confirm, one pane's side: its output waits in a gate (gate.ts) until tmux confirms that the
+// pane still runs the observer's process, on the quiet client (quiet-client.ts) or, without one,
+// through the watching client (ask.ts). Then it goes on to the observer; a new process means respawned; a dead pane
 // is closed only once its last output is in (no reader hears `closed` before the last words).
 // Where /proc shows the pane's process (pane-process.ts), a look there confirms output at once, with
 // no question; the first look that cannot vouch for it hands the pane back to tmux's answers.
-import type { PaneExit } from "../observe/read/delta.js";
+import type { PaneExit } from "../../observe/read/delta.js";
 import { OutputGate } from "./gate.js";
-import type { Asker, Liveness, PaneLife } from "./liveness.js";
+import type { Asker, PaneLife, QuietClient } from "./quiet-client.js";
 
 /** Least time between two looks at /proc while output keeps coming (a look: 25 µs warm, 160 after idle). */
 const LOOK_INTERVAL_MS = 2;
@@ -53,7 +53,7 @@ export class Confirmer implements Asker {
 
   constructor(
     private readonly target: ConfirmTarget,
-    private readonly liveness: Liveness | undefined,
+    private readonly quiet: QuietClient | undefined,
   ) {}
 
   get paneId(): string {
@@ -154,7 +154,7 @@ export class Confirmer implements Asker {
     this.gate.takeAll();
     this.wakeWaiters();
     this.useWitness(undefined);
-    this.liveness?.forget(this);
+    this.quiet?.forget(this);
   }
 
   private get resolved(): number {
@@ -181,7 +181,7 @@ export class Confirmer implements Asker {
         // A resolved promise, not queueMicrotask: that wraps each callback in an AsyncResource (≈10 µs).
         else void Promise.resolve().then(() => this.look());
       }
-    } else if (this.liveness?.available) this.liveness.ask(this);
+    } else if (this.quiet?.available) this.quiet.ask(this);
     else this.askElsewhere();
   }
 

@@ -2,12 +2,12 @@
 // bounded memory (their ends kept), UTF-8 split across chunks, \r\n, blank lines, a partial end.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { KEPT_BYTES, LineFramer, type Framed } from "../../src/mcp/line-framer.js";
+import { KEPT_BYTES, StdioFramer, type Framed } from "../../src/mcp/stdio-framer.js";
 
 const LIMIT = 4096;
 
 function frameAll(stream: Uint8Array, cuts: number[], limit = LIMIT): { events: Framed[]; maxPending: number; dropped: number } {
-  const framer = new LineFramer(limit);
+  const framer = new StdioFramer(limit);
   const events: Framed[] = [];
   let maxPending = 0;
   let from = 0;
@@ -21,7 +21,7 @@ function frameAll(stream: Uint8Array, cuts: number[], limit = LIMIT): { events: 
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
-describe("LineFramer", () => {
+describe("StdioFramer", () => {
   it("gives complete lines without \\n or \\r\\n, skips blank ones, and reports an unfinished end", () => {
     const { events, dropped } = frameAll(enc('{"a":1}\r\n\n  \n{"b":"é"}\n{"partial'), []);
     expect(events).toEqual([
@@ -47,7 +47,7 @@ describe("LineFramer", () => {
   });
 
   it("memory stays bounded while a 20 MB line streams through in 64 KiB chunks", () => {
-    const framer = new LineFramer(LIMIT);
+    const framer = new StdioFramer(LIMIT);
     const chunk = new Uint8Array(64 * 1024).fill(0x61);
     let maxPending = 0;
     for (let i = 0; i < 320; i++) {

@@ -2,10 +2,10 @@
 //
 // Some moves send a control client nothing at all: `swap-window` of the pane's window with another
 // session's window (3.2a–3.7c). 3.7+ is told through a subscription to the session's pane list
-// (pane-watch.ts); on 3.2a–3.6a every session-wide subscription can crash tmux
+// (subscriptions.ts); on 3.2a–3.6a every session-wide subscription can crash tmux
 // (tmux/subscriptions.ts), and a window subscription is about the very window that left, which
 // tmux then no longer evaluates for our session. So there tmux is asked, through the watching
-// client, only when someone looks at a quiet pane: a read (hub.ts), or a wait in progress, at most
+// client, only when someone looks at a quiet pane: a read (follower.ts, before each read), or a wait in progress, at most
 // once a second per pane. Output heard since the last look proves the pane is there (tmux sends a
 // control client output only for panes of its session): a pane that prints is never asked about.
 

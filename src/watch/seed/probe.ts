@@ -1,14 +1,15 @@
-// What panescope asks tmux about a pane when it starts watching it, and how it reads the answers.
+// Seed: what panescope asks tmux about a pane when it starts watching it, and how it reads the answers.
 // Pure (argv lists out, reply lines in) but for one seam: the end of a pane panescope opened is read
-// from its process (opened-pane.ts). The recipe runs as ONE command line so tmux executes it
+// from its process (watch/opened-pane.ts). The recipe runs as ONE command line so tmux executes it
 // atomically: nothing the pane prints falls between the capture and the resumed stream.
-import { PanescopeError } from "../errors.js";
-import type { PaneExit } from "../observe/read/delta.js";
-import type { PaneModes, ScreenState } from "../observe/emulator/seed.js";
-import { TmuxFormat } from "../tmux/format.js";
-import { STATUS_OPTION } from "../tmux/server.js";
-import { MAX_EMULATED_ROWS } from "../observe/emulator/geometry.js";
-import { openedPane } from "./opened-pane.js";
+import { PanescopeError } from "../../errors.js";
+import type { PaneExit } from "../../observe/read/delta.js";
+import type { PaneModes, ScreenState } from "../../observe/emulator/seed.js";
+import { TmuxFormat } from "../../tmux/format.js";
+import { parseExit } from "../../tmux/exit.js";
+import { STATUS_OPTION } from "../../tmux/server.js";
+import { MAX_EMULATED_ROWS } from "../../observe/emulator/geometry.js";
+import { openedPane } from "../opened-pane.js";
 
 /** Numbers and ids only, so no tmux version is needed to read it; one nonce per process. */
 export const PROBE = new TmuxFormat({
@@ -55,12 +56,10 @@ export const PROBE = new TmuxFormat({
 
 const LAST_ROW = String(MAX_EMULATED_ROWS - 1);
 
-const LIVENESS = new TmuxFormat({ paneId: "pane_id", panePid: "pane_pid", dead: "pane_dead" });
-
 export interface PaneProbe {
   paneId: string;
   panePid: number;
-  /** #{pane_tty}: the pane's pty, e.g. /dev/pts/3 (pane-process.ts). */
+  /** #{pane_tty}: the pane's pty, e.g. /dev/pts/3 (confirm/pane-process.ts). */
   paneTty: string;
   sessionId: string;
   windowId: string;
@@ -123,9 +122,9 @@ function cursorStyle(shape: string, blinking: string): Pick<PaneModes, "cursorSt
   return { cursorStyle: { shape, blinking: blinking === "1" } };
 }
 
-/** How a pane panescope opened ended, from its process (opened-pane.ts); undefined while it runs. */
+/** How a pane panescope opened ended, from its process (watch/opened-pane.ts); undefined while it runs. */
 export type HeldEnd = (panePid: number) => number | undefined;
-const heldEnd: HeldEnd = (panePid) => openedPane(panePid)?.ended;
+export const heldEnd: HeldEnd = (panePid) => openedPane(panePid)?.ended;
 
 /**
  * Reads the replies of probeCommands (saved screen, capture, display). STATUS_OPTION is only a
@@ -174,10 +173,7 @@ export function parseProbe([saved, capture, display]: string[][], held: HeldEnd 
   const panePid = integer(f.panePid, "pane_pid");
   const heldStatus = f.heldStatus === "" ? undefined : held(panePid);
   const ended = heldStatus !== undefined;
-  const exit: PaneExit = {};
-  const status = ended ? String(heldStatus) : f.deadStatus;
-  if (/^\d+$/.test(status)) exit.status = Number(status);
-  if (!ended && f.deadSignal !== "" && f.deadSignal !== "0") exit.signal = f.deadSignal;
+  const exit: PaneExit | undefined = ended ? { status: heldStatus } : parseExit(f.deadStatus, f.deadSignal);
   return {
     paneId: f.paneId,
     panePid,
@@ -185,28 +181,11 @@ export function parseProbe([saved, capture, display]: string[][], held: HeldEnd 
     sessionId: f.sessionId,
     windowId: f.windowId,
     historySize: integer(f.history, "history_size"),
-    ...((f.dead === "1" || ended) && (exit.status !== undefined || exit.signal !== undefined) ? { exit } : {}),
+    ...((f.dead === "1" || ended) && exit ? { exit } : {}),
     serverPid: integer(f.serverPid, "pid"),
     serverStart: integer(f.serverStart, "start_time"),
     serverSocket: f.serverSocket,
     dead: f.dead === "1" || ended,
     state,
   };
-}
-
-/** Whether a pane still exists, its process, and whether that process exited: one short reply. */
-export function livenessCommand(paneId: string): string[] {
-  return ["display-message", "-p", "-t", paneId, LIVENESS.text];
-}
-
-export interface Liveness {
-  /** False when tmux answered for another pane: `display-message -t %99` in tmux 3.3a falls back. */
-  exists: boolean;
-  panePid: number;
-  dead: boolean;
-}
-
-export function parseLiveness(paneId: string, lines: string[]): Liveness {
-  const f = LIVENESS.parseOne(lines);
-  return { exists: f?.paneId === paneId, panePid: Number(f?.panePid), dead: f?.dead === "1" };
 }

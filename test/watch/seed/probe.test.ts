@@ -1,7 +1,7 @@
-// Reading tmux's answers about a pane: the seed probe and the short liveness question.
+// Reading tmux's answers about a pane: the seed probe (the life question is confirm/ask.test.ts).
 import { describe, expect, it } from "vitest";
-import { livenessCommand, parseLiveness, parseProbe, PROBE, seedCommands } from "../../src/watch/probe.js";
-import { tmuxPrints } from "../support/tmux-output.js";
+import { parseProbe, PROBE, seedCommands } from "../../../src/watch/seed/probe.js";
+import { tmuxPrints } from "../../support/tmux-output.js";
 
 const ZEROS = Object.fromEntries(["pane_width", "pane_height", "cursor_x", "cursor_y", "alternate_on", "alternate_saved_x", "alternate_saved_y", "scroll_region_upper", "scroll_region_lower", "history_size", "pane_dead", "pane_pid", "pid", "start_time"].map((name) => [name, "0"]));
 /** The probe's display line as tmux 3.4 prints it (the version that escapes most). */
@@ -56,13 +56,5 @@ describe("probe", () => {
   it("a garbled display line is a protocol error, not a wrong screen", () => {
     expect(() => parseProbe([[], [], ["%4 x"]])).toThrow(/where a record was expected/);
     expect(() => parseProbe([[], [], [display({ pane_id: "%4", cursor_x: "x" })]])).toThrow(/not a number/);
-  });
-
-  it("liveness: tmux answering for another pane means this one is gone", () => {
-    const format = livenessCommand("%4")[4] ?? "";
-    const line = (id: string, pid: string, dead: string): string[] => tmuxPrints(format, { pane_id: id, pane_pid: pid, pane_dead: dead }, "3.4");
-    expect(parseLiveness("%4", line("%4", "77", "1"))).toEqual({ exists: true, panePid: 77, dead: true });
-    expect(parseLiveness("%99", [""])).toMatchObject({ exists: false });
-    expect(parseLiveness("%99", line("%0", "12", "0"))).toMatchObject({ exists: false });
   });
 });

@@ -1,7 +1,7 @@
-// Output held until tmux confirms who wrote it. tmux says nothing when a pane is respawned: the new
+// Confirm: output held until tmux confirms who wrote it. tmux says nothing when a pane is respawned: the new
 // process's bytes arrive as the same pane's %output, and the %* subscription tells of the new pid
 // only about a second later. So a watch hands bytes to its observer only once tmux has confirmed
-// that the pane still runs the process the observer watches (liveness.ts): a respawned pane's
+// that the pane still runs the process the observer watches (confirm.ts): a respawned pane's
 // output is never read as the old process's. Pure: chunks in, chunks out, counted in bytes.
 
 export class OutputGate {

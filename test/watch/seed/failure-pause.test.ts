@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FAILURE_WINDOW_MS, FailurePause, FIRST_PAUSE_MS, MAX_PAUSE_MS } from "../../src/watch/failure-pause.js";
+import { FAILURE_WINDOW_MS, FailurePause, FIRST_PAUSE_MS, MAX_PAUSE_MS } from "../../../src/watch/seed/failure-pause.js";
 
 describe("FailurePause", () => {
   it("answers a first failure at once and a recurring one after a pause that doubles, up to a cap", () => {

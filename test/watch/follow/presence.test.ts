@@ -1,8 +1,8 @@
-// The presence look of tmux 3.2a–3.6a (watch/presence.ts): only for a quiet pane, at most once a
+// The presence look of tmux 3.2a–3.6a (watch/follow/presence.ts): only for a quiet pane, at most once a
 // second, shared by concurrent readers, repeated while a reader waits (the live check:
 // integration/watch/follow.test.ts, "a move tmux tells a control client nothing about").
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { Presence, PRESENCE_INTERVAL_MS } from "../../src/watch/presence.js";
+import { Presence, PRESENCE_INTERVAL_MS } from "../../../src/watch/follow/presence.js";
 
 const made: Presence[] = [];
 function presence(answer: () => Promise<boolean> = async () => true, waiting = false): { presence: Presence; looks: () => number; wait: (on: boolean) => void } {

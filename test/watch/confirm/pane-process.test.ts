@@ -1,7 +1,7 @@
 // The /proc look at a pane's process, against a made-up /proc: what it must find before it vouches,
 // and each change that makes it stop vouching for good.
 import { describe, expect, it } from "vitest";
-import { masterIndex, PaneProcess, parseStat, ptsIndex, ptsOf, type ProcFiles } from "../../src/watch/pane-process.js";
+import { masterIndex, PaneProcess, parseStat, ptsIndex, ptsOf, type ProcFiles } from "../../../src/watch/confirm/pane-process.js";
 
 const SERVER = 100;
 const PANE = 200;

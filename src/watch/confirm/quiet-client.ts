@@ -1,16 +1,15 @@
-// "Does this pane still run the process we watch?", asked where no flood stands in front of the
+// Confirm, on the quiet client: "does this pane still run the process we watch?", asked where no flood stands in front of the
 // answer: a second control client per tmux server, attached with `-f no-output` (tmux 3.2+), so
-// tmux sends it no %output and its replies never queue behind a pane's output. Measured under
-// twenty flooding panes (tmux 3.3a, 2-core VM): a `display -p` on the watching client took 80 ms
-// p50 and 4.3 s p99, on the quiet client 63/75 ms (one turn of a saturated tmux), a spawned
-// `tmux display` 214/274 ms. Questions are batched: one `list-panes -a` answers every pane that
+// tmux sends it no %output and its replies never queue behind a pane's output (what that saves under
+// a flood: docs/benchmarks.md). Questions are batched: one `list-panes -a` answers every pane that
 // asked since the last one, and at most one is in flight.
-import { messageOf } from "../errors.js";
-import type { PaneExit } from "../observe/read/delta.js";
-import { ControlClient, type ControlClientOptions } from "../tmux/client.js";
-import { TmuxFormat } from "../tmux/format.js";
-import type { TmuxServer } from "../tmux/server.js";
-import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
+import { messageOf } from "../../errors.js";
+import type { PaneExit } from "../../observe/read/delta.js";
+import { ControlClient, type ControlClientOptions } from "../../tmux/client.js";
+import { parseExit } from "../../tmux/exit.js";
+import { TmuxFormat } from "../../tmux/format.js";
+import type { TmuxServer } from "../../tmux/server.js";
+import { PROBE_TIMEOUT_MS } from "../../tmux/timeouts.js";
 
 /** What tmux says of one pane. */
 export interface PaneLife {
@@ -32,7 +31,7 @@ export interface Asker {
   askElsewhere(): void;
 }
 
-export interface LivenessOptions {
+export interface QuietClientOptions {
   server: TmuxServer;
   /**
    * Attach the quiet client (default false: watches ask through their own clients). Measured
@@ -43,7 +42,7 @@ export interface LivenessOptions {
    */
   quiet?: boolean;
   /** How control clients are started (the hub's seam; default ControlClient.start). */
-  start?: (options: ControlClientOptions) => Promise<ControlClient>;
+  start?: ((options: ControlClientOptions) => Promise<ControlClient>) | undefined;
   client?: Omit<ControlClientOptions, "server" | "session">;
   /** Least time between two questions (a pane printing without pause asks about this often). */
   intervalMs?: number;
@@ -55,7 +54,7 @@ const LIST = ["list-panes", "-a", "-F", LIFE.text];
 /** After the quiet client failed to start, watches ask through their own clients this long. */
 const RETRY_MS = 5000;
 
-export class Liveness {
+export class QuietClient {
   private readonly askers = new Set<Asker>();
   private client: ControlClient | undefined;
   private starting: Promise<ControlClient> | undefined;
@@ -67,7 +66,7 @@ export class Liveness {
   /** Questions asked (the bench counts them). */
   questions = 0;
 
-  constructor(private readonly options: LivenessOptions) {}
+  constructor(private readonly options: QuietClientOptions) {}
 
   /** Whether questions go to the quiet client now (else watches ask through their own). */
   get available(): boolean {
@@ -152,7 +151,7 @@ export class Liveness {
       (error: unknown) => {
         this.starting = undefined;
         this.failedAt = performance.now();
-        this.options.warn?.(`panescope: no quiet control client (${messageOf(error)}); liveness is asked through the watching clients`);
+        this.options.warn?.(`panescope: no quiet control client (${messageOf(error)}); output is confirmed through the watching clients`);
       },
     );
     return starting;
@@ -162,11 +161,9 @@ export class Liveness {
 function parseLives(lines: string[]): Map<string, PaneLife> {
   const lives = new Map<string, PaneLife>();
   for (const f of LIFE.parse(lines)) {
-    const exit: PaneExit = {};
-    if (/^\d+$/.test(f.status)) exit.status = Number(f.status);
-    if (f.signal !== "" && f.signal !== "0") exit.signal = f.signal;
     const dead = f.dead === "1";
-    lives.set(f.paneId, { panePid: Number(f.panePid), dead, ...(dead && (exit.status !== undefined || exit.signal !== undefined) ? { exit } : {}) });
+    const exit = dead ? parseExit(f.status, f.signal) : undefined;
+    lives.set(f.paneId, { panePid: Number(f.panePid), dead, ...(exit ? { exit } : {}) });
   }
   return lives;
 }

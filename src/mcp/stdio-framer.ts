@@ -1,7 +1,8 @@
-// Bounded newline framing for the MCP stdio stream (pure: bytes in, lines out). A line longer than
-// the limit is skipped as it streams in: only its first and last bytes are kept (to recover a
-// request id), so memory stays at the limit however long the line is. The SDK's ReadBuffer instead
-// concatenates every chunk into one buffer (quadratic) and gives up on the whole stream.
+// StdioFramer: bounded newline framing for the MCP stdio stream (pure: bytes in, lines out; the
+// control stream's framer is tmux/framing.ts's LineFramer). A line longer than the limit is
+// skipped as it streams in: only its first and last bytes are kept (to recover a request id), so
+// memory stays at the limit however long the line is. The SDK's ReadBuffer instead concatenates
+// every chunk into one buffer (quadratic) and gives up on the whole stream.
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 /** Bytes kept from each end of a skipped line. */
@@ -15,7 +16,7 @@ export type Framed =
 
 const NEWLINE = 0x0a;
 
-export class LineFramer {
+export class StdioFramer {
   private pieces: Uint8Array[] = [];
   private size = 0;
   /** Set while skipping an oversized line. */

@@ -1,10 +1,10 @@
-// The width policy of the tmux in use, learned once per server life and shared by its screens:
+// Seed, before the first: the width policy of the tmux in use, learned once per server life and shared by its screens:
 // the version picks the combining rules; the server measures the code points builds disagree on
 // (block sums first, then each code point of a block that differs from glibc's table).
-import { messageOf } from "../errors.js";
-import { probeBlocks } from "../observe/widths/table.js";
-import { widthPolicy, type WidthFacts, type WidthPolicy } from "../observe/widths/policy.js";
-import { measureWidths, serverWidths, type RunTmux } from "../tmux/widths.js";
+import { messageOf } from "../../errors.js";
+import { probeBlocks } from "../../observe/widths/table.js";
+import { widthPolicy, type WidthFacts, type WidthPolicy } from "../../observe/widths/policy.js";
+import { measureWidths, serverWidths, type RunTmux } from "../../tmux/widths.js";
 
 export class WidthLearner {
   private readonly policies = new Map<string, Promise<WidthPolicy>>();
@@ -28,7 +28,7 @@ export class WidthLearner {
     const facts: WidthFacts = {
       version: server.version,
       codepointWidths: server.codepointWidths,
-      ...(server.vsAlwaysWide === undefined ? {} : { vsAlwaysWide: server.vsAlwaysWide }),
+      vsAlwaysWide: server.vsAlwaysWide,
     };
     const key = `${server.generation} ${server.version} ${server.vsAlwaysWide} ${server.codepointWidths.join(",")}`;
     let policy = this.policies.get(key);

@@ -1,26 +1,26 @@
-// The fallback when control mode is unavailable (attach refused, or `%exit` right after attach):
+// Fall back: the watch used when control mode is unavailable (attach refused, or `%exit` right after attach):
 // a pane view kept by polling `capture-pane` through one-shot tmux commands. Rendered rows stay
 // right (each poll repaints the emulator from tmux's capture); raw output is not seen at all, so
 // every answer says `streaming: false`, and the switch to polling is a `not-streaming` break.
 import { randomBytes } from "node:crypto";
-import { isPanescopeError, PanescopeError } from "../errors.js";
-import type { Delta, ReadLimits } from "../observe/read/delta.js";
-import { PaneObserver } from "../observe/pane/observer.js";
-import { DEFAULT_SCROLLBACK } from "../observe/emulator/screen.js";
-import type { ScreenState } from "../observe/emulator/seed.js";
-import type { TmuxServer } from "../tmux/server.js";
-import { observerFor, type PaneState, type PaneWatchOptions } from "./pane-watch.js";
-import { parseProbe, probeCommands, type PaneProbe } from "./probe.js";
-import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
+import { isPanescopeError, PanescopeError } from "../../errors.js";
+import type { CursorFields } from "../../observe/cursor/codec.js";
+import { isEmpty, type Delta, type ReadLimits } from "../../observe/read/delta.js";
+import type { PaneObserver } from "../../observe/pane/observer.js";
+import type { ScreenState } from "../../observe/emulator/seed.js";
+import type { TmuxServer } from "../../tmux/server.js";
+import { PROBE_TIMEOUT_MS } from "../../tmux/timeouts.js";
+import type { CheckResult } from "../confirm/pane-life.js";
+import { observerFor, type After, type ObserverSeams } from "../seed/observer.js";
+import { parseProbe, probeCommands, type PaneProbe } from "../seed/probe.js";
+import type { WatchSettings } from "../settings.js";
+import { ANSWERS, type Verdict, type Watch } from "../watch.js";
 
-export interface PollWatchOptions extends PaneWatchOptions {
-  /** While a read waits for news, poll this often. Default 250 ms. */
-  intervalMs?: number;
-}
 
-export const DEFAULT_POLL_INTERVAL_MS = 250;
+/** Tries control mode again for a polled pane: the streaming watch that continues after `after`, or undefined. */
+export type RetryStreaming = (after: After) => Promise<Watch | undefined>;
 
-/** The probe of probe.ts through ONE one-shot tmux invocation (tmux runs a `;` list atomically). */
+/** The probe of seed/probe.ts through ONE one-shot tmux invocation (tmux runs a `;` list atomically). */
 export async function pollProbe(server: TmuxServer, paneId: string, history: number): Promise<PaneProbe> {
   // Replies are split on a random line no pane can predict, so captured text cannot forge a split.
   const nonce = `panescope-${randomBytes(8).toString("hex")}`;
@@ -46,43 +46,56 @@ export async function pollProbe(server: TmuxServer, paneId: string, history: num
 /** Escape bytes before a repaint: leave the alternate screen, reset attributes and scroll region, clear. */
 const REPAINT = "\x1b[?1049l\x1b[0m\x1b[r\x1b[H\x1b[2J";
 
-export class PollWatch {
+export class PollWatch implements Watch {
   lastUsed = Date.now();
-  /** When control mode was last tried for this pane (the hub retries it after a while). */
-  since = Date.now();
+  readonly streaming = false;
+  readonly auditStats = undefined;
+  /** When control mode was last tried for this pane (tried again after settings.retryStreamingMs). */
+  private since = Date.now();
   respawned = false;
   private history: number;
-  private readonly scrollback: number;
-  private readonly intervalMs: number;
 
   private constructor(
-    private readonly server: TmuxServer,
+    private readonly settings: WatchSettings,
     readonly paneId: string,
     readonly observer: PaneObserver,
     probe: PaneProbe,
-    intervalMs: number,
-    scrollback: number,
+    private readonly retry: RetryStreaming | undefined,
   ) {
     this.history = historyOf(probe);
-    this.intervalMs = intervalMs;
-    this.scrollback = scrollback;
   }
 
-  static async start(server: TmuxServer, paneId: string, options: PollWatchOptions): Promise<PollWatch> {
-    const probe = await pollProbe(server, paneId, options.scrollback ?? DEFAULT_SCROLLBACK);
-    const observer = observerFor(paneId, probe, options);
+  /** Polls `paneId`; `retry` (the starter's) tries the stream again now and then. */
+  static async start(settings: WatchSettings, paneId: string, seams: ObserverSeams, retry?: RetryStreaming): Promise<PollWatch> {
+    const probe = await pollProbe(settings.server, paneId, settings.scrollback);
+    const observer = observerFor(paneId, probe, settings, seams);
     observer.setStreaming(false);
     observer.seed(probe.state);
     if (probe.dead) observer.markClosed(probe.exit);
-    return new PollWatch(server, paneId, observer, probe, options.intervalMs ?? DEFAULT_POLL_INTERVAL_MS, options.scrollback ?? DEFAULT_SCROLLBACK);
+    return new PollWatch(settings, paneId, observer, probe, retry);
+  }
+
+  get inUse(): boolean {
+    return this.observer.waiting > 0;
+  }
+
+  /** Hands over to a stream once control mode works again; else polls once (a new process: replace). */
+  async revalidate(): Promise<Verdict> {
+    if (this.retry && Date.now() - this.since >= this.settings.retryStreamingMs && !this.observer.closed) {
+      this.since = Date.now();
+      const { offset, sequence: seq } = this.observer;
+      const next = await this.retry({ offset, seq, reason: "not-streaming" });
+      if (next) return { kind: "handover", next };
+    }
+    return (await this.check()) === "respawned" ? { kind: "replace", reason: "respawned" } : ANSWERS;
   }
 
   /** Polls tmux once: repaints the screen from its capture, and notes death or a new process. */
-  async check(): Promise<PaneState> {
+  async check(): Promise<CheckResult> {
     if (this.respawned) return "respawned";
     let probe: PaneProbe;
     try {
-      probe = await pollProbe(this.server, this.paneId, this.scrollback);
+      probe = await pollProbe(this.settings.server, this.paneId, this.settings.scrollback);
     } catch {
       this.observer.markClosed(); // the pane (or the server) is gone: the last screen stays readable
       return "closed";
@@ -98,11 +111,11 @@ export class PollWatch {
   }
 
   /** Like PaneObserver.waitForChange, polling tmux every intervalMs while it waits. */
-  async waitForChange(cursor: string | undefined, waitMs: number, signal?: AbortSignal, limits: ReadLimits = {}): Promise<Delta> {
+  async waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits?: ReadLimits): Promise<Delta> {
     const deadline = Date.now() + waitMs;
     for (;;) {
       const state = await this.check();
-      const slice = Math.max(0, Math.min(this.intervalMs, deadline - Date.now()));
+      const slice = Math.max(0, Math.min(this.settings.pollIntervalMs, deadline - Date.now()));
       const delta = await this.observer.waitForChange(cursor, state === "alive" ? slice : 0, signal, limits);
       if (cursor === undefined || !isEmpty(delta) || signal?.aborted === true || Date.now() >= deadline) return delta;
     }
@@ -134,8 +147,4 @@ export class PollWatch {
 /** Lines of the normal screen above its visible rows. */
 function historyOf(probe: PaneProbe): number {
   return probe.historySize;
-}
-
-function isEmpty(delta: Delta): boolean {
-  return delta.rows.length === 0 && delta.raw === "" && !delta.missed && !delta.closed;
 }

@@ -1,15 +1,16 @@
-// Where a watched pane is now, asked of tmux through a one-shot command (the watch's own control
+// Follow: where a watched pane is now, asked of tmux through a one-shot command (the watch's own control
 // client may be the thing that went away). tmux sends output only for panes of the session a
 // control client is attached to, so a pane that moves out of it (break-pane/join-pane/swap-pane/
 // move-window to another session, its window unlinked, that session killed, our client detached or
 // switched by a user's plain `tmux detach-client`/`switch-client`) must be followed, never left silent.
-import { isPanescopeError } from "../errors.js";
-import type { PaneExit } from "../observe/read/delta.js";
-import type { PaneIdentity } from "../observe/pane/observer.js";
-import { TmuxFormat } from "../tmux/format.js";
-import { STATUS_OPTION, type TmuxServer } from "../tmux/server.js";
-import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
-import { openedPane } from "./opened-pane.js";
+import { isPanescopeError } from "../../errors.js";
+import type { PaneExit } from "../../observe/read/delta.js";
+import type { PaneIdentity } from "../../observe/pane/observer.js";
+import { parseExit } from "../../tmux/exit.js";
+import { TmuxFormat } from "../../tmux/format.js";
+import { STATUS_OPTION, type TmuxServer } from "../../tmux/server.js";
+import { PROBE_TIMEOUT_MS } from "../../tmux/timeouts.js";
+import { openedPane } from "../opened-pane.js";
 
 export type Whereabouts =
   /** No tmux server answers: the pane is gone with it. */
@@ -58,11 +59,8 @@ export async function locate(server: TmuxServer, paneId: string, identity: PaneI
   const held = found.held === "" ? undefined : openedPane(identity.panePid)?.ended;
   const ended = held !== undefined;
   const dead = found.dead === "1" || ended;
-  const exit: PaneExit = {};
-  const status = ended ? String(held) : found.status;
-  if (/^\d+$/.test(status)) exit.status = Number(status);
-  if (!ended && found.signal !== "" && found.signal !== "0") exit.signal = found.signal;
-  return { kind: "here", sessionId: found.sessionId, windowId: found.windowId, dead, ...(dead && (exit.status !== undefined || exit.signal !== undefined) ? { exit } : {}) };
+  const exit: PaneExit | undefined = ended ? { status: held } : parseExit(found.status, found.signal);
+  return { kind: "here", sessionId: found.sessionId, windowId: found.windowId, dead, ...(dead && exit ? { exit } : {}) };
 }
 
 const PANE = new TmuxFormat({ paneId: "pane_id" });

@@ -1,18 +1,18 @@
 // The replica audit's schedule: only at rest, at most every AUDIT_INTERVAL_MS unless a resize asks,
 // once more after a heal to see it converge, and never again for a heal that does not.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AUDIT_INTERVAL_MS, Auditor, QUIET_MS, type AuditResult } from "../../src/watch/audit.js";
+import { AUDIT_INTERVAL_MS, AuditTimer, QUIET_MS, type AuditResult } from "../../../src/watch/audit/timer.js";
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 function auditor(results: AuditResult[]) {
   let calls = 0;
-  const audit = new Auditor({ audit: async () => results[Math.min(calls++, results.length - 1)] ?? "agree" });
+  const audit = new AuditTimer({ audit: async () => results[Math.min(calls++, results.length - 1)] ?? "agree" });
   return { audit, calls: () => calls };
 }
 
-describe("Auditor", () => {
+describe("AuditTimer", () => {
   it("audits once the pane has rested after output, and not again until it prints", async () => {
     const { audit, calls } = auditor(["agree"]);
     audit.onOutput();

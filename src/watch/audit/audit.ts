@@ -1,12 +1,12 @@
-// One audit of the replica against tmux (audit.ts decides when): probe tmux's visible screen without
+// Audit: one comparison of the replica with tmux (timer.ts decides when): probe tmux's visible screen without
 // a pause, compare with ours at exactly the same stream offset, and heal where they differ.
-import { agree, differences } from "../observe/emulator/differences.js";
-import type { PaneObserver } from "../observe/pane/observer.js";
-import type { ScreenState } from "../observe/emulator/seed.js";
-import type { ControlClient } from "../tmux/client.js";
-import type { AuditResult } from "./audit.js";
-import { parseProbe, probeCommands } from "./probe.js";
-import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
+import { agree, differences } from "../../observe/emulator/differences.js";
+import type { PaneObserver } from "../../observe/pane/observer.js";
+import type { ScreenState } from "../../observe/emulator/seed.js";
+import type { ControlClient } from "../../tmux/client.js";
+import type { AuditResult } from "./timer.js";
+import { parseProbe, probeCommands } from "../seed/probe.js";
+import { PROBE_TIMEOUT_MS } from "../../tmux/timeouts.js";
 
 export interface AuditTarget {
   client: ControlClient;

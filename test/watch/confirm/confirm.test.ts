@@ -1,7 +1,7 @@
 // The confirmer: a reader can wait until the output received so far is confirmed, and a respawn
 // releases the wait without handing the new process's bytes to the old observer.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Confirmer, type ConfirmTarget } from "../../src/watch/confirm.js";
+import { Confirmer, type ConfirmTarget } from "../../../src/watch/confirm/confirm.js";
 
 function setup(): { confirmer: Confirmer; delivered: string[]; events: string[] } {
   const delivered: string[] = [];

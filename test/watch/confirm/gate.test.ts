@@ -1,7 +1,7 @@
 // The output gate: bytes wait until tmux confirmed who wrote them, and leave in order, exactly up to
 // what a confirmation covers.
 import { describe, expect, it } from "vitest";
-import { OutputGate } from "../../src/watch/gate.js";
+import { OutputGate } from "../../../src/watch/confirm/gate.js";
 
 const bytes = (text: string): Uint8Array => Buffer.from(text);
 const text = (chunks: Uint8Array[]): string => chunks.map((c) => Buffer.from(c).toString()).join("");

@@ -1,6 +1,6 @@
-// The replica audit: tmux is the ground truth, the emulator its replica. When a watched pane has
-// been quiet for a moment after output (or after a resize), compare the replica's visible screen,
-// cursor and buffer with tmux's own, and if they differ take tmux's screen (a heal).
+// Audit, when: tmux is the ground truth, the emulator its replica. When a watched pane has been
+// quiet for a moment after output (or after a resize), the replica is compared with tmux's screen
+// (audit.ts, one audit) and healed where they differ. This timer decides when.
 //
 // Why at rest: nothing is queued for us then, so one capture without a pause shows exactly the bytes
 // we have (a pause would discard what tmux had read but not sent: tmux 3.3a). Why rate-limited: a
@@ -33,7 +33,7 @@ export interface AuditStats {
   unconverged: number;
 }
 
-export class Auditor {
+export class AuditTimer {
   readonly stats: AuditStats = { audits: 0, heals: 0, unconverged: 0 };
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastOutput = 0;

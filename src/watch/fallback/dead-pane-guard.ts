@@ -1,15 +1,15 @@
-// On tmux 3.2 a control client must never watch a session with a pane that remains on exit: tmux
-// crashes when such a pane dies while the client has its output queued (version.ts
+// Fall back, on tmux 3.2: a control client must never watch a session with a pane that remains on exit: tmux
+// crashes when such a pane dies while the client has its output queued (tmux/version.ts
 // crashesOnDeadPaneOutput). So there, sessions with remain-on-exit panes are polled (one-shot
 // capture-pane, `streaming: false`), and a streamed session whose pane turns remain-on-exit on is
 // left at once (its watches are then polled too). Elsewhere this does nothing.
 //
 // Told through one window subscription per window of the session, not one `%*` subscription: on
 // 3.2 that form crashes tmux when the client loses its session (tmux/subscriptions.ts).
-import type { ControlClient } from "../tmux/client.js";
-import { TmuxFormat } from "../tmux/format.js";
-import type { TmuxServer } from "../tmux/server.js";
-import { windowPanesSubscription } from "../tmux/subscriptions.js";
+import type { ControlClient } from "../../tmux/client.js";
+import { TmuxFormat } from "../../tmux/format.js";
+import type { TmuxServer } from "../../tmux/server.js";
+import { windowPanesSubscription } from "../../tmux/subscriptions.js";
 
 const ROE = new TmuxFormat({ paneId: "pane_id", roe: "remain-on-exit" });
 /** remain-on-exit is off, on or failed (3.2): anything but off keeps dead panes. */

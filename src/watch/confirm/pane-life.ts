@@ -1,0 +1,100 @@
+// Confirm, for one streamed pane: its life as the watch knows it — output held until confirmed
+// (confirm.ts), the pane's end (closed only once its last output is in), a respawn (another process
+// in the pane: the watch is over) — and the checks that find these out: the /proc look
+// (pane-process.ts), the life question through the watching client (ask.ts), the quiet client.
+import type { PaneExit } from "../../observe/read/delta.js";
+import type { PaneObserver } from "../../observe/pane/observer.js";
+import type { ControlClient } from "../../tmux/client.js";
+import { askWatchingClient } from "./ask.js";
+import { Confirmer } from "./confirm.js";
+import { PaneProcess, type PaneProcessIds } from "./pane-process.js";
+import type { QuietClient } from "./quiet-client.js";
+
+/** What a check found: still the same process, gone/exited, or a new process in the pane. */
+export type CheckResult = "alive" | "closed" | "respawned";
+
+/** The watch a life belongs to (PaneWatch). */
+export interface LifeHost {
+  readonly paneId: string;
+  /** The client watching the pane now. */
+  client(): Pick<ControlClient, "closed" | "command">;
+  /** The observer once seeded. */
+  observer(): PaneObserver | undefined;
+  /** A session the watching client is attached to (for the quiet client). */
+  session(): string | undefined;
+  /** tmux does not list the pane: find where it is (or close it). */
+  displaced(): void;
+  /** The pane ended: audit once more (closeObserver says why). */
+  ended(): void;
+}
+
+export class PaneLife {
+  /** Set when another process runs in the pane: the hub replaces the watch. */
+  respawned = false;
+  /** Live output waits here until tmux confirms the pane still runs the observer's process. */
+  readonly confirmer: Confirmer;
+
+  constructor(
+    private readonly host: LifeHost,
+    quiet: QuietClient | undefined,
+  ) {
+    this.confirmer = new Confirmer(
+      {
+        paneId: host.paneId,
+        panePid: () => host.observer()?.identity.panePid,
+        session: () => host.session(),
+        askHere: async () => void (await this.check()),
+        deliver: (data) => host.observer()?.ingest(data),
+        respawned: () => this.markRespawned(),
+        gone: () => host.displaced(),
+        close: (exit) => this.closeObserver(exit),
+      },
+      quiet,
+    );
+  }
+
+  /** From now on output is confirmed by a look at /proc while that vouches for the process (Linux). */
+  lookAt(ids: PaneProcessIds): void {
+    this.confirmer.useWitness(PaneProcess.find(ids));
+  }
+
+  /** Asks tmux, through the watching client, whether the pane is still alive and the same process. */
+  async check(): Promise<CheckResult> {
+    const observer = this.host.observer();
+    if (this.respawned) return "respawned";
+    if (!observer) return "alive";
+    // Probed even when already closed: a dead pane (remain-on-exit) can be respawned.
+    await askWatchingClient(this.host.client(), this.host.paneId, this.confirmer, observer.identity.panePid, () => this.host.displaced());
+    return this.respawned ? "respawned" : observer.closed ? "closed" : "alive";
+  }
+
+  /**
+   * The pane is gone or its program ended (a follow, a subscription, a capture): close the observer
+   * once every byte received so far is in it, so no reader is told `closed` before the last output.
+   */
+  markClosed(exit?: PaneExit): void {
+    this.confirmer.ended(exit);
+  }
+
+  /** A different process now runs in the pane: wake readers with the break; the hub replaces the watch. */
+  markRespawned(): void {
+    if (this.respawned) return;
+    this.respawned = true;
+    // Held output may be the new process's: it never reaches this observer (the successor seeds).
+    this.confirmer.stop();
+    this.host.observer()?.addBreak("respawned", 0);
+  }
+
+  /**
+   * The pane ended, its received output all in the observer. tmux 3.3+ discards output it had not
+   * sent us yet when a pane dies under remain-on-exit (control.c: a dead pane counts as none), so
+   * the last lines may never arrive: the host audits once more and takes them from tmux's screen.
+   */
+  private closeObserver(exit: PaneExit | undefined): void {
+    const observer = this.host.observer();
+    if (!observer) return;
+    const first = !observer.closed;
+    observer.markClosed(exit);
+    if (first) this.host.ended();
+  }
+}
