@@ -1,4 +1,4 @@
-// The floors of design.md, enforced: imports only point down (tmux → observe → watch → faces → cli),
+// The layers of docs/architecture.md, enforced: imports only point down (tmux → observe → watch → faces → cli),
 // observe/ never sees tmux/, faces never import each other, and there are no import cycles.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";

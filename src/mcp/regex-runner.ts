@@ -7,8 +7,7 @@
 //
 // One worker serves the matches while they are quick. A match that arrives while every worker is
 // busy gets a worker of its own, up to MAX_MATCH_WORKERS, so backtracking patterns stall only
-// themselves, not the plain ones behind them (eight to ten of them once held a plain match ~8 s in
-// one shared worker). Memory stays bounded: each worker's heap is capped (WORKER_HEAP_MB), and an
+// themselves, not the plain ones behind them (docs/benchmarks.md, history). Memory stays bounded: each worker's heap is capped (WORKER_HEAP_MB), and an
 // extra worker ends after IDLE_WORKER_MS without a match. Past the cap, matches queue for the first
 // worker free. A worker holds the process open only while a match is pending. The workers' code is
 // a string (eval: true), so it runs the same from dist/ and from src/ under tsx or vitest.

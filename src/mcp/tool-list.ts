@@ -1,5 +1,5 @@
-// tools/list, compact: every conversation pays for the tool list before its first call (it was
-// 25.6 KiB). Built from the same zod schemas the SDK validates calls with, as JSON
+// tools/list, compact: every conversation pays for the tool list before its first call
+// (docs/benchmarks.md, history). Built from the same zod schemas the SDK validates calls with, as JSON
 // Schema without what every entry would repeat: the dialect marker ($schema; the keywords used
 // read the same in draft-07 and MCP's default 2020-12), the ±2^53 bounds zod adds to every
 // integer, `additionalProperties: false` on answers (a reader learns nothing from it), and the
@@ -68,7 +68,7 @@ export function toolList(tools: readonly ListedTool[]): Tool[] {
  * records. Call `serve` once every tool is registered.
  *
  * The output schemas are advertised, not handed to the SDK: it would parse every answer against
- * them again (asynchronously, zod's slow path), about 0.1 ms of a 1.5 ms wake. The answers are
+ * them again (asynchronously, zod's slow path) on every wake. The answers are
  * built by typed code, and the tests' MCP clients list the tools first, so they check every answer
  * against what is advertised.
  *

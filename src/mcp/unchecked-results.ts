@@ -1,7 +1,7 @@
 // The SDK's Server re-checks every tools/call exchange it hands to McpServer's handler: it parses
 // the request again (Protocol already parsed it with the same schema) and parses the result against
-// CallToolResultSchema, sending the parsed copy. On a wake that copy cost ≈0.18 ms of a 1.7 ms
-// answer (bench figure 3). panescope's results come from ok() and fail() (results.ts), typed as
+// CallToolResultSchema, sending the parsed copy: a tenth of a wake's answer (docs/benchmarks.md,
+// history). panescope's results come from ok() and fail() (results.ts), typed as
 // CallToolResult, and every test client checks what it receives; so tools/call is installed the
 // way every other method is (Protocol's own setRequestHandler, which still parses each request).
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";

@@ -1,6 +1,6 @@
 // One spawn per turn of the event loop. Starting a process blocks the loop while Node forks (4–20 ms
-// each on a 2-core VM, more the larger the process): a hundred agents' send_keys at once held every
-// other call about a second behind them (bench figure 7). Spawns wait their turn here, and the I/O
+// each on a 2-core VM, more the larger the process), and a storm of send_keys held every other call
+// behind it (docs/benchmarks.md, figure 7). Spawns wait their turn here, and the I/O
 // that arrives between turns (reads, tmux output) is served in between.
 
 type Schedule = (next: () => void) => void;

@@ -1,4 +1,4 @@
-// capture_since: what a pane printed since a cursor, as rendered rows and as raw text (design.md).
+// capture_since: what a pane printed since a cursor, as rendered rows and as raw text (docs/contract.md).
 import { z } from "zod";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { renderDelta, type View, type WaitReport } from "../render.js";

@@ -4,7 +4,7 @@
 //   · varints: pane, panePid, offset, seq
 //   · strip state (1–4, self-delimiting) · HMAC-SHA256 over all of the above, first 8 bytes
 // Varints are unsigned LEB128, canonical, ≤ 2^53 − 1. Typical tokens are 38–40 characters: every
-// answer's text carries one, so each byte is paid on every read (format 1 was 55–60 characters).
+// answer's text carries one, so each byte is paid on every read (format 1's size: docs/benchmarks.md).
 // Sizes, each a probability of being wrong:
 //   - tag 64 bits: an edited or forged cursor passes 1 time in 1.8e19 (forging needs that many
 //     calls to this server, and gains nothing a call without a cursor does not give);
@@ -24,7 +24,7 @@ import { HmacSha256 } from "./hmac.js";
 import { decodeStripState, encodeStripState, type StripState } from "../raw/strip.js";
 
 export interface CursorFields {
-  /** The first INSTANCE_BYTES of the random id of the panescope process that issued it (instance.ts). */
+  /** The first CURSOR_INSTANCE_BYTES of the random id of the panescope process that issued it (instance.ts). */
   instance: Uint8Array;
   /** The tmux server's generation (serverGeneration of its pid and start time). */
   server: number;
@@ -46,7 +46,8 @@ export const CURSOR_VERSION = 3;
 const CURSOR_VERSION_NO_SOCKET = 2;
 const SOCKET_BYTES = 3;
 const TAG_BYTES = 8;
-export const INSTANCE_BYTES = 6;
+/** The bytes of the process id a cursor carries (of instance.ts's INSTANCE_BYTES). */
+const CURSOR_INSTANCE_BYTES = 6;
 const SERVER_BYTES = 4;
 const MAX_TOKEN_CHARS = 200;
 const MALFORMED = "cursor is not a panescope cursor: omit cursor to start watching again";
@@ -60,7 +61,7 @@ export function cursorIdentity(identity: { instance: Uint8Array; serverPid: numb
   socket: number | undefined;
 } {
   return {
-    instance: identity.instance.subarray(0, INSTANCE_BYTES),
+    instance: identity.instance.subarray(0, CURSOR_INSTANCE_BYTES),
     server: serverGeneration(identity.serverPid, identity.serverStart),
     socket: identity.serverSocket === undefined ? undefined : socketTag(identity.serverSocket),
   };
@@ -78,8 +79,8 @@ export function serverGeneration(pid: number, start: number): number {
 
 export function encodeCursor(fields: CursorFields, key: Uint8Array): string {
   checkKey(key);
-  if (fields.instance.length !== INSTANCE_BYTES) {
-    throw new PanescopeError("internal", `cursor instance id must be ${INSTANCE_BYTES} bytes`);
+  if (fields.instance.length !== CURSOR_INSTANCE_BYTES) {
+    throw new PanescopeError("internal", `cursor instance id must be ${CURSOR_INSTANCE_BYTES} bytes`);
   }
   if (!Number.isInteger(fields.server) || fields.server < 0 || fields.server > 0xffffffff) {
     throw new PanescopeError("internal", `cursor server generation must be a 32-bit number, got ${fields.server}`);
@@ -132,15 +133,15 @@ export function decodeCursor(token: string, key: Uint8Array): CursorFields {
   if (raw[0] === 1 && raw.length >= 32) throw new PanescopeError("cursor-malformed", OLD_FORMAT);
   const withSocket = raw[0] === CURSOR_VERSION;
   if (!withSocket && raw[0] !== CURSOR_VERSION_NO_SOCKET) throw malformed();
-  const head = 1 + INSTANCE_BYTES + SERVER_BYTES + (withSocket ? SOCKET_BYTES : 0);
+  const head = 1 + CURSOR_INSTANCE_BYTES + SERVER_BYTES + (withSocket ? SOCKET_BYTES : 0);
   if (raw.length <= TAG_BYTES + head) throw malformed();
 
   const reader = { bytes: raw, pos: head, end: raw.length - TAG_BYTES };
   let fields: CursorFields;
   try {
-    const instance = Uint8Array.from(raw.subarray(1, 1 + INSTANCE_BYTES));
-    const server = raw.readUInt32BE(1 + INSTANCE_BYTES);
-    const socket = withSocket ? raw.readUIntBE(1 + INSTANCE_BYTES + SERVER_BYTES, SOCKET_BYTES) : undefined;
+    const instance = Uint8Array.from(raw.subarray(1, 1 + CURSOR_INSTANCE_BYTES));
+    const server = raw.readUInt32BE(1 + CURSOR_INSTANCE_BYTES);
+    const socket = withSocket ? raw.readUIntBE(1 + CURSOR_INSTANCE_BYTES + SERVER_BYTES, SOCKET_BYTES) : undefined;
     const pane = readVarint(reader);
     const panePid = readVarint(reader);
     const offset = readVarint(reader);

@@ -1,6 +1,6 @@
 // Where the replica and tmux disagree on the visible screen: the rows, the cursor, the buffer.
 // Pure: our rows as text and tmux's state (a capture-pane -e -N of the screen) in, differences out.
-import type { PaneState } from "./seed.js";
+import type { ScreenState } from "./seed.js";
 
 export interface OurScreen {
   cols: number;
@@ -27,7 +27,7 @@ const STYLE = /\x1b\[[0-9;:]*m|\x1b\]8;[^\x1b\x07]*(?:\x1b\\|\x07)/g;
  * tmux's visible rows as plain text: styles removed, line drawing drawn, blanks trimmed. A tab tmux 3.6+ kept in a
  * capture (a blank cell as wide as the tab went) stays a "\t": sameRow reads it.
  */
-export function visibleText(state: PaneState): string[] {
+export function visibleText(state: ScreenState): string[] {
   const lines = drawn(state.alternate ? state.alternate.lines : state.lines);
   const screen = lines.slice(Math.max(0, lines.length - state.rows));
   while (screen.length < state.rows) screen.push("");
@@ -96,7 +96,7 @@ export function sameRow(ours: string, theirs: string): boolean {
   return at === ours.length;
 }
 
-export function differences(ours: OurScreen, theirs: PaneState): Differences {
+export function differences(ours: OurScreen, theirs: ScreenState): Differences {
   const shape = ours.cols !== theirs.cols || ours.rows !== theirs.rows || ours.alternate !== (theirs.alternate !== undefined);
   const text = visibleText(theirs);
   const rows: number[] = [];

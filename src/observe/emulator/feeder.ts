@@ -1,7 +1,7 @@
 // Fair feeding of many emulators. Each screen parses at most a slice at a time (screen.ts), and the
 // screens with queued data take turns on the event loop (setImmediate, so I/O runs between turns).
-// A turn also stops after TURN_MS: twenty flooding panes once held the loop ~240 ms a turn and every
-// read and tmux reply waited behind them (bench figure 5b). Screens left over go first next turn.
+// A turn also stops after TURN_MS, so reads and tmux replies never wait behind a flood for long
+// (docs/benchmarks.md, history). Screens left over go first next turn.
 
 /** Something with queued data to hand on when its turn comes. */
 export interface Feedable {

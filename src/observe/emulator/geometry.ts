@@ -1,7 +1,7 @@
 // How big a pane panescope emulates. Any program in a pane can make its window huge
 // (`tmux resize-window -x 10000 -y 10000`), and xterm keeps ~12 bytes a cell for the screen and
-// every scrollback line: that one command took panescope from 96 to 1235 MiB and held every call
-// for seconds while it allocated. So the emulator is at most MAX_EMULATED_COLS × MAX_EMULATED_ROWS
+// every scrollback line: that one command took panescope past a GiB and held every call for
+// seconds while it allocated (docs/benchmarks.md, history). So the emulator is at most MAX_EMULATED_COLS × MAX_EMULATED_ROWS
 // (≈ 12 MiB of screen plus 12 MiB of 1000 scrollback lines at the most), and a pane beyond that is
 // flagged to readers as `screen.capped` with its real size: rows and columns past the cap are not
 // shown, and lines longer than the cap wrap where tmux's do not.

@@ -2,8 +2,8 @@
 // (capture-pane -e -N lines, cursor, scroll region, alternate screen). Pure: data in, string out.
 import { emulatedSize } from "./geometry.js";
 
-
-export interface PaneState {
+/** A pane's screen as tmux reports it: what a seed puts into an empty emulator. */
+export interface ScreenState {
   cols: number;
   rows: number;
   /** History and visible lines of the normal screen, oldest first (capture-pane -e -N -S - -E -). */
@@ -86,7 +86,7 @@ function tabBytes(tabs: readonly number[], cols: number): string {
   return `${out}${ESC}[1G`;
 }
 
-export function seedBytes(state: PaneState): string {
+export function seedBytes(state: ScreenState): string {
   // Written to a fresh emulator: history lines scroll into its scrollback, the last `rows` stay on
   // screen. Autowrap is off while painting: a captured line can be wider than the pane (tmux 3.7c
   // after CSI P deleted half of a wide character: "中文中文" and blanks, 41 columns in 40), and a

@@ -33,7 +33,7 @@ export class RowTracker {
   /**
    * seqs[i - head] is the render sequence at which line `base + i - head` last changed. A negative
    * entry -s means "changed at s if not blank": a line that scrolled through unseen, whose text is
-   * only looked at when read (reading every scrolled line cost ≈3 s of a 2M-line `seq` flood, now ≈0.3 s).
+   * only looked at when read (reading every scrolled line was most of a flood's cost).
    */
   private seqs: number[] = [];
   private head = 0;

@@ -122,8 +122,7 @@ export class ByteRing {
     const existing = this.#blocks[index];
     if (existing !== undefined && existing.length >= needed) return existing;
     if (existing === undefined && index > 0) {
-      // Output went past a whole block: it comes in bulk, so take a whole one (doubling a block up
-      // from 1 KiB allocated and copied it twice over, per 64 KiB of a flood).
+      // Output went past a whole block: it comes in bulk, so take a whole one (no growing by doubling).
       const block = this.#spare ?? new Uint8Array(BLOCK_SIZE);
       this.#spare = undefined;
       this.#blocks[index] = block;

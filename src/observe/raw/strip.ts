@@ -1,5 +1,5 @@
 // Streaming escape stripper + UTF-8 decoder for `raw`: pane bytes in, printed text out.
-// tmux cuts output anywhere (mid escape, mid UTF-8 character: design.md, tmux 3.3a), so the state
+// tmux cuts output anywhere (mid escape, mid UTF-8 character; seen on tmux 3.3a), so the state
 // between chunks is carried in a tiny value that fits in a cursor (≤ 4 bytes encoded).
 //
 // Escape syntax follows the VT500 parser (vt100.net/emu/dec_ansi_parser): C0 controls inside
@@ -91,6 +91,22 @@ export function stripEscapes(bytes: Uint8Array, state: StripState): { text: stri
 
   for (let i = 0; i < n; i++) {
     const b = bytes[i] as number;
+    if (b < 0x20 && mode <= CSI && need === 0) {
+      // A C0 control acts the same in text and inside ESC/CSI (executed); the rest are dropped.
+      if (b === 0x0a) {
+        out[o++] = 0x0a;
+        cr = false;
+      } else if (b === 0x0d) cr = true;
+      else if (b === 0x09) {
+        if (cr) {
+          out[o++] = 0x0d;
+          cr = false;
+        }
+        out[o++] = 0x09;
+      } else if (b === 0x1b) mode = ESCAPE;
+      else if (b === 0x18 || b === 0x1a) mode = GROUND; // CAN / SUB abort any sequence
+      continue;
+    }
     if (mode === GROUND) {
       if (need === 0) {
         if (b >= 0x20 && b < 0x7f) {
@@ -101,20 +117,7 @@ export function stripEscapes(bytes: Uint8Array, state: StripState): { text: stri
           out[o++] = b;
           continue;
         }
-        if (b < 0x80) {
-          if (b === 0x0a) {
-            out[o++] = 0x0a;
-            cr = false;
-          } else if (b === 0x0d) cr = true;
-          else if (b === 0x09) {
-            if (cr) {
-              out[o++] = 0x0d;
-              cr = false;
-            }
-            out[o++] = 0x09;
-          } else if (b === 0x1b) mode = ESCAPE;
-          continue; // other C0 controls and DEL are dropped
-        }
+        if (b === 0x7f) continue; // DEL is dropped
         const lead = leadInfo(b);
         if (lead.need === 0) {
           if (o + 8 + n - i > out.length) out = grow(out, o + 8 + n - i);
@@ -176,20 +179,7 @@ export function stripEscapes(bytes: Uint8Array, state: StripState): { text: stri
       case ESCAPE:
       case ESCAPE_INTERMEDIATE:
       case CSI:
-        if (b < 0x20) {
-          if (b === 0x1b) mode = ESCAPE;
-          else if (b === 0x0a) {
-            out[o++] = 0x0a;
-            cr = false;
-          } else if (b === 0x0d) cr = true;
-          else if (b === 0x09) {
-            if (cr) {
-              out[o++] = 0x0d;
-              cr = false;
-            }
-            out[o++] = 0x09;
-          }
-        } else if (b >= 0x80) {
+        if (b >= 0x80) {
           mode = GROUND; // not part of any sequence: end it and read the byte as text
           i--;
         } else if (b === 0x7f) {

@@ -1,5 +1,5 @@
 // The shape of one read: what a pane printed since a cursor, as raw text and as changed rows.
-// This is the capture_since contract of design.md, independent of MCP.
+// This is the capture_since contract of docs/contract.md, independent of MCP.
 
 /** A rendered line. `line` is absolute: it follows the line as it scrolls into history. */
 export interface Row {

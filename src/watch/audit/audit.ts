@@ -3,7 +3,7 @@
 // differ.
 import { agree, differences } from "../../observe/emulator/differences.js";
 import type { PaneObserver } from "../../observe/pane/observer.js";
-import type { PaneState } from "../../observe/emulator/seed.js";
+import type { ScreenState } from "../../observe/emulator/seed.js";
 import type { ControlClient } from "../../tmux/client.js";
 import type { AuditResult } from "./timer.js";
 import { parseProbe, probeCommands } from "../seed/probe.js";
@@ -21,7 +21,7 @@ export interface AuditTarget {
   ready(): boolean;
   /** True when every byte received is in the observer (none waits for tmux's confirmation). */
   settled(): boolean;
-  healed(state: PaneState, rows: number[]): void;
+  healed(state: ScreenState, rows: number[]): void;
   /**
    * Whether the pane is still in the client's session. One that left sends us nothing more, so its
    * screen differs from ours by output we lost: that is a move to follow (flagged), never a heal.

@@ -8,7 +8,7 @@ import { isPanescopeError, PanescopeError } from "../../errors.js";
 import type { CursorFields } from "../../observe/cursor/codec.js";
 import { isEmpty, type Delta, type ReadLimits } from "../../observe/read/delta.js";
 import type { PaneObserver } from "../../observe/pane/observer.js";
-import type { PaneState as SeedState } from "../../observe/emulator/seed.js";
+import type { ScreenState } from "../../observe/emulator/seed.js";
 import type { TmuxServer } from "../../tmux/server.js";
 import { PROBE_TIMEOUT_MS } from "../../tmux/timeouts.js";
 import type { CheckResult } from "../confirm/pane-life.js";
@@ -140,7 +140,7 @@ export class PollWatch implements Watch {
     this.history = history;
     this.observer.resize(state.cols, state.rows);
     const visible = state.lines.slice(Math.max(0, state.lines.length - state.rows - scrolled));
-    const repaint: SeedState = { ...state, lines: [REPAINT + (visible[0] ?? ""), ...visible.slice(1)] };
+    const repaint: ScreenState = { ...state, lines: [REPAINT + (visible[0] ?? ""), ...visible.slice(1)] };
     this.observer.seed(repaint);
   }
 }

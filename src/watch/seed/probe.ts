@@ -5,7 +5,7 @@
 // stream.
 import { PanescopeError } from "../../errors.js";
 import type { PaneExit } from "../../observe/read/delta.js";
-import type { PaneModes, PaneState } from "../../observe/emulator/seed.js";
+import type { PaneModes, ScreenState } from "../../observe/emulator/seed.js";
 import { TmuxFormat } from "../../tmux/format.js";
 import { parseExit } from "../../tmux/exit.js";
 import { STATUS_OPTION } from "../../tmux/server.js";
@@ -72,7 +72,7 @@ export interface PaneProbe {
   serverStart: number;
   serverSocket: string;
   dead: boolean;
-  state: PaneState;
+  state: ScreenState;
 }
 
 /**
@@ -142,7 +142,7 @@ export function parseProbe([saved, capture, display]: string[][], held: HeldEnd 
   const captured = Math.min(rows, MAX_EMULATED_ROWS);
   const history = Math.min(integer(f.history, "history_size"), Math.max(0, lines.length - captured));
   const alternate = f.alternate === "1";
-  const state: PaneState = {
+  const state: ScreenState = {
     cols,
     rows,
     lines: alternate ? [...lines.slice(0, history), ...(saved ?? []).slice(0, captured)] : lines,

@@ -1,7 +1,8 @@
 // Fair feeding: a screen parses little at a time, keeps order, never loses a callback, and a turn
 // of the event loop ends after TURN_MS (by the feeder's clock) however many screens are busy.
 import { describe, expect, it, vi } from "vitest";
-import { SLICE_BYTES, Screen } from "../../../src/observe/emulator/screen.js";
+import { Screen } from "../../../src/observe/emulator/screen.js";
+import { SLICE_BYTES } from "../../../src/observe/emulator/scheduler.js";
 import { AT_ONCE_BYTES, TURN_MS } from "../../../src/observe/emulator/feeder.js";
 
 function parsedSizes(screen: Screen): number[] {

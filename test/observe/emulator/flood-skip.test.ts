@@ -4,7 +4,8 @@ import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { planFloodSkip, type SkipStart } from "../../../src/observe/emulator/flood-skip.js";
 import { PaneObserver } from "../../../src/observe/pane/observer.js";
-import { PLAIN_DELAY_MS, Screen, SKIP_BACKLOG, SKIP_SCAN_BYTES } from "../../../src/observe/emulator/screen.js";
+import { Screen } from "../../../src/observe/emulator/screen.js";
+import { PLAIN_DELAY_MS, SKIP_BACKLOG, SKIP_SCAN_BYTES } from "../../../src/observe/emulator/scheduler.js";
 import { prng } from "../../support/prng.js";
 
 const bytes = (text: string): Uint8Array => Buffer.from(text, "latin1");

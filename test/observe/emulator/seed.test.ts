@@ -2,9 +2,9 @@
 // the program's next bytes have the same effect on the replica as on tmux.
 import { describe, expect, it } from "vitest";
 import { Screen } from "../../../src/observe/emulator/screen.js";
-import { seedBytes, type PaneState } from "../../../src/observe/emulator/seed.js";
+import { seedBytes, type ScreenState } from "../../../src/observe/emulator/seed.js";
 
-async function seeded(state: PaneState, after: string): Promise<Screen> {
+async function seeded(state: ScreenState, after: string): Promise<Screen> {
   const screen = new Screen({ cols: state.cols, rows: state.rows });
   screen.write(seedBytes(state));
   screen.write(after);

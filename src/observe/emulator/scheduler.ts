@@ -1,0 +1,224 @@
+// When a screen parses what it is written: its writes wait in a queue and are parsed a slice at a
+// time on the feeder's turns (feeder.ts), at once when a little output is awaited on an idle screen
+// (a keystroke's echo), and late when plain text nobody waits for may still grow into a flood worth
+// skipping (flood-skip.ts). The terminal itself is the target's: this file only decides when.
+import { mayParseNow, wake, type Feedable } from "./feeder.js";
+import { looksPlain } from "./flood-skip.js";
+
+/**
+ * Most bytes parsed for one screen in one go before other work gets a turn: ≈0.5–2.5 ms of xterm
+ * parsing (2-core VM), so twenty flooding panes share the event loop with reads and tmux replies.
+ */
+export const SLICE_BYTES = 32 * 1024;
+/**
+ * Plain text nobody waits for waits for this much backlog (or PLAIN_DELAY_MS) before it is parsed.
+ * Each skip still parses the last rows + scrollback lines, so fewer skips cost less, up to a point
+ * (the sizes measured: docs/benchmarks.md, history).
+ */
+export const SKIP_BACKLOG = 256 * 1024;
+/**
+ * Backlog from which a skip is tried when its turn comes: below it one can hardly pay (a skip keeps
+ * the terminal's last rows + scrollback lines: ≥ 1 KiB), and a failed plan costs a walk over the bytes.
+ */
+const SKIP_MIN_BYTES = 8 * 1024;
+/** Most bytes looked at for one skip: ≈1.5 ms of scanning; the lines kept are parsed as usual. */
+export const SKIP_SCAN_BYTES = 512 * 1024;
+/**
+ * What looks like plain text, with nobody waiting for it, is parsed this late at most, unless
+ * SKIP_BACKLOG of it gathers first: a flood then reaches the backlog a skip needs instead of being
+ * parsed line by line as it trickles in. A read parses what it needs at once (Replica.settle).
+ */
+export const PLAIN_DELAY_MS = 50;
+
+/** The terminal a scheduler feeds; the feeder's turns call its pump(), which hands back to ours. */
+export interface ParseTarget extends Feedable {
+  /** Parses one queued write now. */
+  parseWrite(data: Uint8Array | string): void;
+  /**
+   * Skips what it can of a plain-text flood that starts with `pieces` (Screen.skipFlood): undefined
+   * when the terminal is not at a point to try, else how many pieces it covered or walked in vain.
+   */
+  skipFlood(pieces: readonly Uint8Array[]): { skipped: boolean; pieces: number } | undefined;
+}
+
+interface Pending {
+  data: Uint8Array | string;
+  onApplied: (() => void) | undefined;
+  /** performance.now() when written: plain text waits PLAIN_DELAY_MS from here at most. */
+  at: number;
+  /** Whether it looks like plain text (looksPlain), judged once: it is asked at each write behind it. */
+  plain: boolean | undefined;
+}
+
+const EMPTY: Pending = { data: "", onApplied: undefined, at: 0, plain: undefined };
+
+export class WriteScheduler {
+  private readonly queue: Pending[] = [];
+  /** queue[head] is the next write to parse; bytes queued counted as they come and go. */
+  private head = 0;
+  private queued = 0;
+  /** Inside pump(): a write from a callback queues behind, never parses re-entrantly. */
+  private parsing = false;
+  /** Set while plain text waits (PLAIN_DELAY_MS) for more before it is parsed. */
+  private delay: NodeJS.Timeout | undefined;
+  /** Someone waits for what is queued (a waited write, hurry, a marker): parse it all, defer nothing. */
+  private urgent = false;
+  /** Bytes parsed or skipped so far, and the count before which no skip is tried again. */
+  private consumed = 0;
+  private noSkipBefore = 0;
+
+  constructor(private readonly target: ParseTarget) {}
+
+  /** Bytes written and not yet applied. */
+  get backlog(): number {
+    return this.queued;
+  }
+
+  /** True while written data has not been applied yet. */
+  get busy(): boolean {
+    return this.head < this.queue.length;
+  }
+
+  /** Screen.write: queues data, parsed on a coming turn or at once (see there). */
+  write(data: Uint8Array | string, onApplied?: () => void, waited = true): void {
+    const first = this.queue.length === this.head && !this.parsing;
+    this.queue.push({ data, onApplied, at: performance.now(), plain: undefined });
+    this.queued += data.length;
+    // An empty write marks a point in the stream (a resize, a flush) that someone waits for.
+    if (waited || data.length === 0) this.urgent = true;
+    // A little awaited output on an idle screen (a keystroke's echo) is parsed now: the waiting
+    // reader is answered without a turn of the event loop. Anything behind other data waits its turn.
+    if (waited && first && mayParseNow(data.length)) this.target.pump();
+    else if (!this.waitFor()) wake(this.target);
+  }
+
+  /** Someone waits for this screen's news: parse what is queued on the next turn, not later. */
+  hurry(): void {
+    if (!this.busy) return;
+    this.urgent = true;
+    wake(this.target);
+  }
+
+  /**
+   * Whether the queued data waits for more before it is parsed (a timer then wakes the screen at its
+   * deadline): plain text nobody waits for, short of the backlog a skip needs, queued less than
+   * PLAIN_DELAY_MS ago. A flood is then skipped a backlog at a time instead of parsed as it trickles
+   * in (the remainder after a skip too: parsing that at once left half of a `seq` flood parsed).
+   */
+  private waitFor(): boolean {
+    if (this.urgent || this.queued >= SKIP_BACKLOG || this.consumed < this.noSkipBefore) return false;
+    const item = this.queue[this.head];
+    if (item === undefined) return false;
+    item.plain ??= typeof item.data !== "string" && looksPlain(item.data);
+    if (!item.plain) return false;
+    const left = item.at + PLAIN_DELAY_MS - performance.now();
+    if (left <= 0) return false;
+    // At the head's deadline (+1: a timer may fire up to a millisecond early by performance.now()).
+    this.delay ??= setTimeout(() => {
+      this.delay = undefined;
+      wake(this.target);
+    }, left + 1).unref();
+    return true;
+  }
+
+  /** Screen.dropQueued: forgets what is queued; returns the bytes dropped. */
+  dropQueued(): number {
+    const dropped = this.queued;
+    this.noSkipBefore = this.consumed;
+    this.queue.length = 0;
+    this.head = 0;
+    this.queued = 0;
+    this.urgent = false;
+    return dropped;
+  }
+
+  /** Screen.pump: parses queued writes, in order, for about `bytes`; true while more is due now. */
+  pump(bytes = SLICE_BYTES): boolean {
+    if (this.parsing) return this.busy;
+    this.parsing = true;
+    let parsed = 0;
+    let waiting = false;
+    try {
+      while (this.head < this.queue.length && parsed < bytes) {
+        if (this.waitFor()) {
+          waiting = true;
+          break;
+        }
+        if (this.queued >= SKIP_MIN_BYTES) {
+          const done = this.skipFlood();
+          if (done > 0) {
+            parsed += done;
+            continue;
+          }
+        }
+        const item = this.next();
+        parsed += item.data.length;
+        if (item.data.length > 0) this.target.parseWrite(item.data);
+        item.onApplied?.();
+      }
+    } finally {
+      this.parsing = false;
+    }
+    if (this.head === this.queue.length) {
+      this.queue.length = 0;
+      this.head = 0;
+      this.urgent = false;
+    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+    return this.busy && !waiting;
+  }
+
+  /** Resolves once everything written so far has been applied. */
+  flush(): Promise<void> {
+    // Nothing queued: every write's callback has run, so the screen is current.
+    if (!this.busy) return Promise.resolve();
+    return new Promise((resolve) => this.write("", resolve));
+  }
+
+  dispose(): void {
+    clearTimeout(this.delay);
+    this.dropQueued();
+  }
+
+  /** Takes the head write off the queue, counted as consumed. */
+  private next(): Pending {
+    const item = this.queue[this.head] as Pending;
+    this.queue[this.head++] = EMPTY;
+    this.queued -= item.data.length;
+    this.consumed += item.data.length;
+    return item;
+  }
+
+  /**
+   * Hands the queued plain text to the target's flood skip, then runs the covered writes' callbacks
+   * in order. Returns the bytes covered, 0 when there was nothing to skip.
+   */
+  private skipFlood(): number {
+    if (this.consumed < this.noSkipBefore) return 0;
+    const pieces: Uint8Array[] = [];
+    let scanned = 0;
+    for (let i = this.head; i < this.queue.length && scanned < SKIP_SCAN_BYTES; i++) {
+      const data = (this.queue[i] as Pending).data;
+      // An empty write marks a point in the stream (a resize, a flush): never run past it.
+      if (typeof data === "string" || data.length === 0) break;
+      pieces.push(data);
+      scanned += data.length;
+    }
+    const result = this.target.skipFlood(pieces);
+    if (result === undefined) return 0;
+    if (!result.skipped) {
+      // Walked in vain (LF without CR never returns to column 0, say): not again over these bytes.
+      this.noSkipBefore = this.consumed + pieces.slice(0, result.pieces).reduce((sum, piece) => sum + piece.length, 0);
+      return 0;
+    }
+    let covered = 0;
+    for (let p = 0; p < result.pieces; p++) {
+      const item = this.next();
+      covered += item.data.length;
+      item.onApplied?.();
+    }
+    return covered;
+  }
+}

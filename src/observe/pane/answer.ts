@@ -1,0 +1,91 @@
+// One read's answer, shaped: what the observer gathered since a cursor (changed rows, raw text,
+// gaps, heals) cut to the reader's limits, with the text view's patch from the screen the reader
+// holds to the screen now. Pure: the observer gathers, this file only builds the Delta.
+import type { Delta, MissedReason, PaneExit, ReadLimits, Row } from "../read/delta.js";
+import { afterRaw, applyLimits } from "../read/limits.js";
+import { patchScreen } from "../read/screen-patch.js";
+import type { Frame } from "./frames.js";
+
+/** What every answer says besides its news: whose it is, where to go on from, how the pane stands. */
+export interface Standing {
+  paneId: string;
+  cursor: string;
+  screen: Delta["screen"];
+  /** The screen now, as the text view's patch sees it. */
+  frame: Frame;
+  closed: boolean;
+  exit: PaneExit | undefined;
+  streaming: boolean;
+}
+
+/** What changed since a cursor. */
+export interface News {
+  /** Rows changed since, by absolute line (history lines included). */
+  rows: Row[];
+  /** The escape-stripped text since, and its size before stripping. */
+  raw: string;
+  rawBytes: number;
+  /** Why something was missed, and how many bytes (undefined: nothing was). */
+  missed: MissedReason | undefined;
+  missedBytes: number;
+  healed: number[] | undefined;
+  /** The screen the cursor's reader was shown, if still kept. */
+  shown: Frame | undefined;
+}
+
+/** The answer to a cursor the observer continues. */
+export function newsAnswer(standing: Standing, news: News, limits: ReadLimits): Delta {
+  const limited = applyLimits(news.rows, news.raw, limits);
+  const top = standing.screen.top;
+  const history = news.rows.flatMap((row) => (row.line < top ? [{ row: row.line - top, text: row.text }] : []));
+  return {
+    paneId: standing.paneId,
+    cursor: standing.cursor,
+    first: false,
+    ...(news.healed ? { healed: news.healed } : {}),
+    rows: limited.rows,
+    screen: standing.screen,
+    raw: limited.raw,
+    rawBytes: news.rawBytes,
+    missed: news.missed !== undefined,
+    missedBytes: news.missedBytes,
+    ...(news.missed ? { reason: news.missed } : {}),
+    ...ending(standing),
+    truncated: limited.truncated,
+    patch: patchScreen(news.shown, standing.frame, history, afterRaw(limits, limited.raw), limited.raw),
+  };
+}
+
+/** A watch's first answer (or one after a discontinuity): the visible screen, down to the last non-blank row or the cursor row. */
+export function firstAnswer(standing: Standing, visible: readonly string[], limits: ReadLimits, reason: MissedReason | undefined): Delta {
+  const screen = standing.screen;
+  let last = screen.cursorY;
+  for (let y = visible.length - 1; y > last; y--) {
+    if (visible[y] !== "") {
+      last = y;
+      break;
+    }
+  }
+  const rows: Row[] = visible.slice(0, last + 1).map((text, y) => ({ line: screen.top + y, text }));
+  const limited = applyLimits(rows, "", limits);
+  return {
+    paneId: standing.paneId,
+    cursor: standing.cursor,
+    first: true,
+    rows: limited.rows,
+    screen,
+    raw: "",
+    rawBytes: 0,
+    missed: reason !== undefined,
+    missedBytes: 0,
+    ...(reason ? { reason } : {}),
+    ...ending(standing),
+    truncated: limited.truncated,
+    patch: patchScreen(undefined, standing.frame, [], limits),
+  };
+}
+
+/** How the pane stands: closed (and how it ended), streamed or polled. */
+function ending(standing: Standing): Pick<Delta, "closed" | "exit" | "streaming"> {
+  return { closed: standing.closed, ...(standing.closed && standing.exit ? { exit: standing.exit } : {}), streaming: standing.streaming };
+}

@@ -1,0 +1,65 @@
+// The write scheduler through its seam (a fake terminal): writes are parsed in order with their
+// callbacks right after, a flood skip's covered writes still run theirs, and a skip walked in vain
+// is not tried again over the same bytes.
+import { describe, expect, it } from "vitest";
+import { WriteScheduler, type ParseTarget } from "../../../src/observe/emulator/scheduler.js";
+
+class FakeTerminal implements ParseTarget {
+  readonly parsed: string[] = [];
+  readonly offered: number[] = [];
+  readonly writes = new WriteScheduler(this);
+  constructor(private readonly plan: (pieces: readonly Uint8Array[]) => { skipped: boolean; pieces: number } | undefined = () => undefined) {}
+  parseWrite(data: Uint8Array | string): void {
+    this.parsed.push(typeof data === "string" ? data : new TextDecoder().decode(data));
+  }
+  skipFlood(pieces: readonly Uint8Array[]): { skipped: boolean; pieces: number } | undefined {
+    this.offered.push(pieces.length);
+    return this.plan(pieces);
+  }
+  pump(): boolean {
+    return this.writes.pump();
+  }
+}
+
+/** A write of plain text lines, `bytes` long, each line naming the write. */
+function chunk(name: string, bytes: number): Uint8Array {
+  return new TextEncoder().encode(`${name}\r\n`.repeat(bytes / (name.length + 2)));
+}
+
+/** Queues `chunks` (nobody waiting), then parses all of it now, as a read that catches up does. */
+function catchUp(terminal: FakeTerminal, chunks: Uint8Array[], applied: number[]): void {
+  chunks.forEach((data, i) => terminal.writes.write(data, () => applied.push(i), false));
+  terminal.writes.hurry();
+  while (terminal.writes.pump());
+}
+
+describe("the write scheduler", () => {
+  it("parses writes in order, each one's callback right after it", () => {
+    const terminal = new FakeTerminal();
+    const events: string[] = [];
+    terminal.writes.write("a", () => events.push(`applied a after ${terminal.parsed.join("")}`));
+    terminal.writes.write("b", () => events.push(`applied b after ${terminal.parsed.join("")}`));
+    while (terminal.writes.pump());
+    expect(terminal.parsed).toEqual(["a", "b"]);
+    expect(events).toEqual(["applied a after a", "applied b after ab"]);
+    expect(terminal.writes.busy).toBe(false);
+  });
+
+  it("runs the callbacks of the writes a flood skip covered, in order, and parses only the rest", () => {
+    const terminal = new FakeTerminal(() => ({ skipped: true, pieces: 2 }));
+    const applied: number[] = [];
+    catchUp(terminal, [chunk("one", 5000), chunk("two", 5000), chunk("three", 5000)], applied);
+    expect(applied).toEqual([0, 1, 2]);
+    expect(terminal.parsed).toHaveLength(1);
+    expect(terminal.parsed[0]).toMatch(/^three\r\n/);
+  });
+
+  it("does not offer the same bytes for a skip again once a walk over them found nothing", () => {
+    const terminal = new FakeTerminal((pieces) => ({ skipped: false, pieces: pieces.length }));
+    const applied: number[] = [];
+    catchUp(terminal, [chunk("one", 5000), chunk("two", 5000), chunk("three", 5000)], applied);
+    expect(terminal.offered).toEqual([3]);
+    expect(terminal.parsed.map((text) => text.slice(0, text.indexOf("\r")))).toEqual(["one", "two", "three"]);
+    expect(applied).toEqual([0, 1, 2]);
+  });
+});
