@@ -34,13 +34,19 @@ export async function record(options: RecordOptions, stop: AbortSignal): Promise
       sink: (line) => void writeSync(fd, line),
       header: { timestamp: Math.floor(Date.now() / 1000), env: { TERM: term } },
       widthOf: observer.widthPolicy?.widthOf,
-      onGap: () => {
+      onGap: (reason) => {
+        if (reason === "respawned") {
+          // Another program runs in the pane: the hub's next observer of it goes on in this cast.
+          untap();
+          hub.observer(paneId).then((next) => (untap = next.tap(recorder)), () => ended(`${paneId} is gone`));
+          return;
+        }
         // Lost output with no screen taken: tmux's screen as it is now follows the marker.
         pollProbe(server, paneId, 0).then((probe) => recorder.redraw(probe.state), () => undefined);
       },
-      onEnd: (why, exit) => ended(why === "closed" ? `${paneId} closed${exit?.status !== undefined ? ` (exit ${exit.status})` : ""}` : `another program now runs in ${paneId}`),
+      onEnd: (exit) => ended(`${paneId} closed${exit?.status !== undefined ? ` (exit ${exit.status})` : ""}`),
     });
-    const untap = observer.tap(recorder);
+    let untap = observer.tap(recorder);
     if (observer.closed) ended(`${paneId} closed`);
     const timer = options.duration === undefined ? undefined : setTimeout(() => ended(`${options.duration} s passed`), options.duration * 1000);
     stop.addEventListener("abort", () => ended("stopped"), { once: true });
