@@ -11,7 +11,7 @@ const START: ScreenSnapshot = {
   cursorY: 1,
   cursorVisible: true,
   alternate: false,
-  lines: ["hello", "$"],
+  lines: ["hello", "$", ""],
   styles: [{ row: 0, start: 0, end: 5, fg: { kind: "palette", index: 1 }, bold: true }],
 };
 
