@@ -78,8 +78,10 @@ export async function run(argv: readonly string[], env: Env): Promise<number> {
   }
   const stop = new AbortController();
   const abort = (): void => stop.abort();
-  process.once("SIGINT", abort);
-  process.once("SIGTERM", abort);
+  // on, not once: a once listener is gone when the signal is delivered, and execa's signal-exit then
+  // finds itself the only listener and kills the process with the signal (signal-exit 4.1).
+  process.on("SIGINT", abort);
+  process.on("SIGTERM", abort);
   try {
     process.stderr.write(`panescope: ${await record(options, stop.signal)}\n`);
     return 0;
