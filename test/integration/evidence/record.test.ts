@@ -8,7 +8,7 @@ import { parseCast, type Cast } from "../../../src/evidence/cast.js";
 import { replayCast } from "../../../src/evidence/replay.js";
 import { record } from "../../../src/record/main.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
-import { pictureDifferences, tmuxScreen } from "./tmux-screen.js";
+import { pictureDifferences, PROGRESS_BAR, shows, tmuxScreen, vimWithLine } from "../../support/tmux-screen.js";
 
 const dir = mkdtempSync(join(tmpdir(), "panescope-record-"));
 afterEach(() => killAllServers());
@@ -52,20 +52,13 @@ async function paneOf(test: TestServer): Promise<string> {
   return pane;
 }
 
-async function shows(test: TestServer, pane: string, text: string): Promise<void> {
-  await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", pane])).some((l) => l.includes(text)), 15_000, JSON.stringify(text));
-}
 
 describe("panescope record", () => {
   it("vim with syntax colours, typed text and a resize replays to tmux's screen, the resize as an r event", { timeout: 60_000 }, async () => {
     const test = await startServer({ cols: 80, rows: 24, command: "sh", env: { PS1: "$ " } });
     const pane = await paneOf(test);
     const cast = await recordWhile(test, pane, "vim", async () => {
-      await test.run(["send-keys", "-t", pane, "-l", "vim -Nu NONE -n -i NONE -c 'syntax on' -c 'set ft=sh'\n"]);
-      await shows(test, pane, "~");
-      await test.run(["send-keys", "-t", pane, "-l", 'iif [ "$x" = 1 ]; then echo "wide 中文"; fi # note\n']);
-      await test.run(["send-keys", "-t", pane, "Escape"]);
-      await shows(test, pane, "# note");
+      await vimWithLine(test, pane);
       await test.run(["resize-window", "-t", "main", "-x", "90", "-y", "30"]);
       await waitFor(async () => (await test.run(["display-message", "-p", "-t", pane, "#{pane_width}"]))[0] === "90", 10_000, "the resize");
     });
@@ -92,9 +85,8 @@ describe("panescope record", () => {
   it("a progress bar redrawn in place replays to its final line, colours included", { timeout: 60_000 }, async () => {
     const test = await startServer({ cols: 60, rows: 8, command: "sh", env: { PS1: "$ " } });
     const pane = await paneOf(test);
-    const bar = `i=0; while [ $i -le 20 ]; do printf '\\r\\033[36mfetch\\033[0m [\\033[42m%-20s\\033[0m] %3d%%' "$(printf '%*s' $i '' | tr ' ' '#')" $((i*5)); i=$((i+1)); done; printf '\\n\\033[1mdone\\033[0m\\n'\n`;
     const cast = await recordWhile(test, pane, "progress", async () => {
-      await test.run(["send-keys", "-t", pane, "-l", bar]);
+      await test.run(["send-keys", "-t", pane, "-l", PROGRESS_BAR]);
       await shows(test, pane, "100%");
       await shows(test, pane, "done");
     });

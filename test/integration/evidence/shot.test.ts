@@ -7,7 +7,7 @@ import { screenToSvg } from "../../../src/index.js";
 import { cellDifferences, cellsOfSnapshot, cellsOfSvg } from "../../support/svg-cells.js";
 import { link, type Linked } from "../../support/mcp-link.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
-import { tmuxScreen } from "./tmux-screen.js";
+import { PROGRESS_BAR, shows, tmuxScreen, vimWithLine } from "../../support/tmux-screen.js";
 
 const linked: Linked[] = [];
 afterEach(async () => {
@@ -17,9 +17,6 @@ afterEach(async () => {
 
 const structured = (r: CallToolResult) => r.structuredContent as { svg?: string; rows: string[] };
 
-async function shows(test: TestServer, pane: string, text: string): Promise<void> {
-  await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", pane])).some((l) => l.includes(text)), 15_000, JSON.stringify(text));
-}
 
 /** Waits until the screenshot shows what tmux shows, cell by cell (the replica catches up first). */
 async function svgMatchesTmux(test: TestServer, mcp: Linked, pane: string): Promise<string> {
@@ -50,11 +47,7 @@ async function paneWith(cols: number, rows: number): Promise<{ test: TestServer;
 describe("capture_pane format svg", () => {
   it("vim with syntax colours and a wide character matches tmux cell by cell, cursor drawn", { timeout: 60_000 }, async () => {
     const { test, mcp, pane } = await paneWith(80, 24);
-    await test.run(["send-keys", "-t", pane, "-l", "vim -Nu NONE -n -i NONE -c 'syntax on' -c 'set ft=sh'\n"]);
-    await shows(test, pane, "~");
-    await test.run(["send-keys", "-t", pane, "-l", 'iif [ "$x" = 1 ]; then echo "wide 中文"; fi # note\n']);
-    await test.run(["send-keys", "-t", pane, "Escape"]);
-    await shows(test, pane, "# note");
+    await vimWithLine(test, pane);
     const svg = await svgMatchesTmux(test, mcp, pane);
     expect(svg).toContain('class="cursor"');
     console.log(`vim 80×24 as SVG: ${Buffer.byteLength(svg)} bytes`);
@@ -71,7 +64,7 @@ describe("capture_pane format svg", () => {
 
   it("a finished progress bar matches tmux cell by cell", { timeout: 60_000 }, async () => {
     const { test, mcp, pane } = await paneWith(60, 8);
-    await test.run(["send-keys", "-t", pane, "-l", "i=0; while [ $i -le 20 ]; do printf '\\r\\033[36mfetch\\033[0m [\\033[42m%-20s\\033[0m] %3d%%' \"$(printf '%*s' $i '' | tr ' ' '#')\" $((i*5)); i=$((i+1)); done; printf '\\n\\033[1mdone\\033[0m\\n'\n"]);
+    await test.run(["send-keys", "-t", pane, "-l", PROGRESS_BAR]);
     await shows(test, pane, "done");
     const svg = await svgMatchesTmux(test, mcp, pane);
     expect(svg).toContain('fill="#06989a"');

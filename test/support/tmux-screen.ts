@@ -1,9 +1,9 @@
 // tmux's own view of a pane as a screen snapshot: capture-pane -e of the visible rows, painted into
 // a fresh emulator, so recordings and screenshots can be compared with the ground truth.
-import { Screen } from "../../../src/observe/screen.js";
-import type { ScreenSnapshot } from "../../../src/observe/snapshot.js";
-import { cellDifferences, cellsOfSnapshot, type ShownCell } from "../../support/svg-cells.js";
-import type { TestServer } from "../../support/tmux-fixture.js";
+import { Screen } from "../../src/observe/screen.js";
+import type { ScreenSnapshot } from "../../src/observe/snapshot.js";
+import { cellDifferences, cellsOfSnapshot, type ShownCell } from "./svg-cells.js";
+import { waitFor, type TestServer } from "./tmux-fixture.js";
 
 export async function tmuxScreen(test: TestServer, pane: string): Promise<ScreenSnapshot> {
   const [geometry = ""] = await test.run(["display-message", "-p", "-t", pane, "#{pane_width} #{pane_height} #{cursor_x} #{cursor_y}"]);
@@ -36,4 +36,24 @@ export function pictureDifferences(a: ScreenSnapshot, b: ScreenSnapshot): string
   if (pa.size !== pb.size) out.push(`size ${pa.size} ≠ ${pb.size}`);
   if (pa.cursor !== pb.cursor) out.push(`cursor ${pa.cursor} ≠ ${pb.cursor}`);
   return [...out, ...cellDifferences(pa.cells, pb.cells).slice(0, 20)];
+}
+
+/** Waits until tmux shows `text` on the pane's screen. */
+export async function shows(test: TestServer, pane: string, text: string): Promise<void> {
+  await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", pane])).some((l) => l.includes(text)), 15_000, JSON.stringify(text));
+}
+
+/** What the tests type into a shell: vim with shell syntax colours, a line with a wide character; a progress bar. */
+export const VIM = "vim -Nu NONE -n -i NONE -c 'syntax on' -c 'set ft=sh'\n";
+export const VIM_LINE = 'iif [ "$x" = 1 ]; then echo "wide 中文"; fi # note\n';
+export const PROGRESS_BAR =
+  "i=0; while [ $i -le 20 ]; do printf '\\r\\033[36mfetch\\033[0m [\\033[42m%-20s\\033[0m] %3d%%' \"$(printf '%*s' $i '' | tr ' ' '#')\" $((i*5)); i=$((i+1)); done; printf '\\n\\033[1mdone\\033[0m\\n'\n";
+
+/** Types vim's line (in insert mode) and leaves insert mode. */
+export async function vimWithLine(test: TestServer, pane: string): Promise<void> {
+  await test.run(["send-keys", "-t", pane, "-l", VIM]);
+  await shows(test, pane, "~");
+  await test.run(["send-keys", "-t", pane, "-l", VIM_LINE]);
+  await test.run(["send-keys", "-t", pane, "Escape"]);
+  await shows(test, pane, "# note");
 }
