@@ -29,7 +29,10 @@ describe("panescope record (command line)", () => {
     const file = join(dir, "closes.cast");
     const run = recordCli(test, pane, file);
     await started(file);
-    await test.run(["send-keys", "-t", pane, "-l", "echo last words; exit\n"]);
+    // Printed before the exit, not with it: tmux 3.5a drops output it had not sent when the pane dies.
+    await test.run(["send-keys", "-t", pane, "-l", "echo last words\n"]);
+    await waitFor(() => readFileSync(file, "utf8").includes("last words"), 15_000, "the output in the cast");
+    await test.run(["send-keys", "-t", pane, "-l", "exit\n"]);
     const result = await run;
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toMatch(new RegExp(`recorded ${pane} to .*closes\\.cast: \\d+ events in [\\d.]+ s \\(${pane} closed`));
