@@ -42,10 +42,10 @@ export class CastRecorder implements PaneTap {
   }
 
   /** The screen at the start; again after a respawn (the successor's screen, drawn in the same cast). */
-  start(screen: ScreenSnapshot): void {
+  start(screen: ScreenSnapshot, normal?: ScreenSnapshot): void {
     if (this.writer) {
       this.resize(screen.cols, screen.rows);
-      this.writer.output(this.now(), snapshotToAnsi(screen, this.options.widthOf));
+      this.writer.output(this.now(), snapshotToAnsi(screen, this.options.widthOf, normal));
       return;
     }
     this.origin = this.options.clock();
@@ -56,7 +56,7 @@ export class CastRecorder implements PaneTap {
       this.events++;
     });
     this.events = 0;
-    this.writer.output(this.now(), snapshotToAnsi(screen, this.options.widthOf));
+    this.writer.output(this.now(), snapshotToAnsi(screen, this.options.widthOf, normal));
   }
 
   output(bytes: Uint8Array): void {

@@ -69,6 +69,18 @@ describe("panescope record", () => {
     expect(cast.events.some((e) => e[1] === "m")).toBe(false);
   });
 
+  it("a recording begun inside vim replays vim's exit to the shell's screen beneath it", { timeout: 60_000 }, async () => {
+    const test = await startServer({ cols: 60, rows: 10, command: "sh", env: { PS1: "$ " } });
+    const pane = await paneOf(test);
+    await test.run(["send-keys", "-t", pane, "-l", "printf 'before vim \\033[41m   \\033[0m\\n'\n"]);
+    await shows(test, pane, "before vim");
+    await vimWithLine(test, pane);
+    await recordWhile(test, pane, "vim-exit", async () => {
+      await test.run(["send-keys", "-t", pane, "-l", ":q!\n"]);
+      await waitFor(async () => (await test.run(["display-message", "-p", "-t", pane, "#{alternate_on}"]))[0] === "0", 10_000, "vim to exit");
+    });
+  });
+
   it("htop's colours and meters replay to tmux's screen", { timeout: 60_000 }, async () => {
     const test = await startServer({ cols: 100, rows: 30, command: "sh", env: { PS1: "$ " } });
     const pane = await paneOf(test);
