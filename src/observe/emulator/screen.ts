@@ -226,14 +226,17 @@ export class Screen implements ParseTarget {
     return visibleAnsi(this.buffers.active, this.cols, this.rows);
   }
 
-  snapshot(): ScreenSnapshot {
-    return snapshotOf(this.buffers.active, {
+  /** The visible screen; "normal": the one under a full-screen program, which leaving it shows again. */
+  snapshot(which: "active" | "normal" = "active"): ScreenSnapshot {
+    const buffer = this.buffers[which];
+    return snapshotOf(buffer, {
       cols: this.cols,
       rows: this.rows,
-      cursorX: this.cursorX,
-      cursorY: this.cursorY,
+      // Under the alternate screen, the normal screen's cursor is where leaving puts it (1049).
+      cursorX: which === "active" ? this.cursorX : buffer.cursorX,
+      cursorY: buffer.cursorY,
       cursorVisible: !cursorHidden(this.term),
-      alternate: this.alternate,
+      alternate: which === "active" && this.alternate,
     });
   }
 

@@ -15,6 +15,7 @@ import type { WidthPolicy } from "../widths/policy.js";
 import { PaneCursors, type PaneIdentity } from "./cursors.js";
 import { READ_CATCH_UP_MS, Replica, type OnStale } from "./replica.js";
 import { firstAnswer, newsAnswer, type Standing } from "./answer.js";
+import { Taps, type PaneTap, type ScreenCause } from "./tap.js";
 
 export type { PaneIdentity } from "./cursors.js";
 export { MAX_SCREEN_BACKLOG } from "./replica.js";
@@ -54,6 +55,7 @@ export class PaneObserver {
   /** How the program ended, when tmux said (remain-on-exit panes keep it). */
   private exit: PaneExit | undefined;
   private streamingFlag = true;
+  private readonly taps = new Taps();
 
   constructor(options: PaneObserverOptions) {
     this.identity = options.identity;
@@ -121,8 +123,27 @@ export class PaneObserver {
     return this.heals.count;
   }
 
+  /** The character widths of the tmux in use, when known (screenshots lay cells out with them). */
+  get widthPolicy(): WidthPolicy | undefined {
+    return this.replica.widths;
+  }
+
+  /**
+   * Listens to the stream (recordings); returns the way to stop. The tap starts with the screen
+   * all output so far drew, parsed now, so no byte is both in that screen and in a later event.
+   */
+  tap(tap: PaneTap): () => void {
+    const screen = this.replica.screen;
+    screen.hurry();
+    // A 4 MiB backlog is at most 128 slices; the bound only matters if called while parsing.
+    for (let slices = 0; slices < 1024 && screen.pump(); slices++);
+    tap.start?.(screen.snapshot(), screen.alternate ? screen.snapshot("normal") : undefined);
+    return this.taps.add(tap);
+  }
+
   /** Puts tmux's view of the pane into the screen before live bytes (race-free: docs/architecture.md, step 1). */
   seed(state: ScreenState): void {
+    this.taps.emit((t) => t.screen?.(state, "seed"));
     this.replica.seed(state);
   }
 
@@ -131,6 +152,7 @@ export class PaneObserver {
    * view, keep line numbers increasing, and flag the gap for every reader whose cursor precedes it.
    */
   reseed(state: ScreenState, reason: MissedReason): void {
+    this.taps.emit((t) => t.screen?.(state, reason));
     this.replica.replace(state, this.offset);
     this.addBreak(reason, 0);
   }
@@ -141,6 +163,7 @@ export class PaneObserver {
    * Every row is reported again, with new line numbers.
    */
   resync(state: ScreenState): void {
+    this.taps.emit((t) => t.screen?.(state, "resync"));
     this.replica.replace(state, this.offset);
   }
 
@@ -152,6 +175,7 @@ export class PaneObserver {
    */
   heal(state: ScreenState, rows: readonly number[]): void {
     const top = this.replica.screen.top;
+    this.taps.emit((t) => t.screen?.(state, "heal"));
     this.replica.heal(state, this.offset, () => {
       if (rows.length > 0) this.heals.add(this.replica.seq, rows.map((y) => top + y));
       this.notify();
@@ -167,10 +191,12 @@ export class PaneObserver {
   ingest(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     this.raw.append(bytes);
+    this.taps.emit((t) => t.output?.(bytes));
     this.replica.ingest(bytes, this.offset);
   }
 
   resize(cols: number, rows: number): void {
+    this.taps.emit((t) => t.resize?.(cols, rows));
     this.replica.resize(cols, rows);
   }
 
@@ -179,6 +205,7 @@ export class PaneObserver {
     if (exit && (exit.status !== undefined || exit.signal !== undefined)) this.exit ??= exit;
     if (this.closedFlag) return;
     this.closedFlag = true;
+    this.taps.emit((t) => t.closed?.(this.exit));
     this.notify();
   }
 
@@ -193,6 +220,7 @@ export class PaneObserver {
   /** Records a gap the reader cannot see (e.g. output tmux dropped). */
   addBreak(reason: MissedReason, bytes: number): void {
     this.breaks.add(this.replica.advance(), reason, bytes);
+    this.taps.emit((t) => t.gap?.(reason, bytes));
     this.notify();
   }
 

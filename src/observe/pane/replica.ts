@@ -58,7 +58,8 @@ export class Replica {
   /** Set when the emulator's queue was dropped: the screen waits for a reseed, raw goes on. */
   private stale = false;
   private readonly scrollback: number;
-  private readonly widths: WidthPolicy | undefined;
+  /** The character widths of the tmux in use, when known (screenshots lay cells out with them). */
+  readonly widths: WidthPolicy | undefined;
   private readonly onStale: OnStale | undefined;
   private readonly waited: () => boolean;
   private readonly notify: () => void;

@@ -1,0 +1,54 @@
+// Output that draws a screen on a fresh terminal: how a recording begins, and how it goes on after
+// panescope took tmux's screen (a gap, a resync). Pure: a snapshot or tmux's pane state in, text out.
+import { seedBytes, type ScreenState } from "../observe/emulator/seed.js";
+import type { ScreenSnapshot } from "../observe/emulator/snapshot.js";
+import { styleSgr } from "../observe/emulator/style.js";
+import { rowCells, rowStyles, styleKey, type WidthOf } from "./grid.js";
+
+const ESC = "\x1b";
+/** RIS: a full reset, so what follows draws on a blank terminal whatever the player showed before. */
+const RESET = `${ESC}c`;
+
+/** The rows of a snapshot with their colours, each placed with CUP (autowrap must be off). */
+function rowsAnsi(snapshot: ScreenSnapshot, widthOf?: WidthOf): string {
+  let out = "";
+  for (let row = 0; row < snapshot.rows; row++) {
+    const styles = rowStyles(snapshot, row);
+    const cells = rowCells(snapshot.lines[row] ?? "", widthOf, snapshot.cols);
+    // Up to the last cell that shows something: a character, or a style (a coloured blank).
+    let last = -1;
+    for (const [i, cell] of cells.entries()) if (cell.text !== " " || styles[cell.col]) last = i;
+    if (last < 0) continue;
+    out += `${ESC}[${row + 1};1H`;
+    let key = "";
+    for (const cell of cells.slice(0, last + 1)) {
+      const style = styles[cell.col];
+      if (styleKey(style) !== key) out += style ? styleSgr(style) : `${ESC}[0m`;
+      key = styleKey(style);
+      out += cell.text;
+    }
+    if (key !== "") out += `${ESC}[0m`;
+  }
+  return out;
+}
+
+const cup = (s: ScreenSnapshot): string => `${ESC}[${s.cursorY + 1};${s.cursorX + 1}H`;
+
+/**
+ * Draws a snapshot on a reset terminal: rows with their colours (autowrap off while painting),
+ * cursor last. Under a full-screen program, `normal` (the screen beneath it) is drawn first and
+ * the alternate screen entered from its cursor, so the program's exit shows what tmux shows.
+ */
+export function snapshotToAnsi(snapshot: ScreenSnapshot, widthOf?: WidthOf, normal?: ScreenSnapshot): string {
+  let out = `${RESET}${ESC}[?7l`;
+  if (snapshot.alternate) out += `${normal ? `${rowsAnsi(normal, widthOf)}${cup(normal)}` : ""}${ESC}[?1049h`;
+  out += `${rowsAnsi(snapshot, widthOf)}${ESC}[?7h${cup(snapshot)}`;
+  return snapshot.cursorVisible ? out : `${out}${ESC}[?25l`;
+}
+
+/** Draws tmux's view of a pane (what a seed writes), its visible rows only: history is not replayed. */
+export function stateToAnsi(state: ScreenState): string {
+  const visible = (lines: string[]): string[] => lines.slice(Math.max(0, lines.length - state.rows));
+  const alternate = state.alternate ? { alternate: { ...state.alternate, lines: visible(state.alternate.lines) } } : {};
+  return RESET + seedBytes({ ...state, lines: visible(state.lines), ...alternate });
+}
