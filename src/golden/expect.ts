@@ -2,10 +2,11 @@
 // A mismatch throws PanescopeError("golden") whose message holds the unified diff.
 
 import { PanescopeError } from "../errors.js";
-import { formatGolden, type Mask } from "./format.js";
+import { approve } from "./approve.js";
+import type { Mask } from "./format.js";
 import { runnerWantsUpdate } from "./runner.js";
 import type { PaneSession } from "./session.js";
-import { decide, goldenPath, isCI, isUpdate, readGolden, writeGolden, type Decision } from "./store.js";
+import { goldenPath, isCI, isUpdate, type Decision } from "./store.js";
 
 export interface ExpectGoldenOptions {
   /** The folder of goldens, e.g. "test/__goldens__". */
@@ -33,15 +34,15 @@ export async function expectGolden(session: PaneSession, name: string, options: 
   const settleMs = options.settleMs ?? 200;
   await session.waitQuiet(settleMs, options.timeoutMs ?? Math.max(5000, settleMs * 2));
   const path = goldenPath(options.dir, options.suite, name);
-  const actual = formatGolden(await session.snapshot(), { masks: options.masks ?? [], colors: options.colors === true, name });
-  const decision = decide({
-    expected: await readGolden(path),
-    actual,
+  const { decision } = await approve({
+    path,
+    name,
+    screen: await session.snapshot(),
+    masks: options.masks ?? [],
+    colors: options.colors === true,
     update: options.update ?? (runnerWantsUpdate() || isUpdate(false)),
     ci: options.ci ?? isCI(),
-    path,
   });
-  if (decision.kind === "written") await writeGolden(path, actual);
   if (decision.kind === "fail" || decision.kind === "missing-in-ci") throw new PanescopeError("golden", decision.message);
   return decision;
 }

@@ -4,10 +4,10 @@
 import { dirname, resolve } from "node:path";
 import { isPanescopeError, messageOf, PanescopeError } from "../errors.js";
 import type { ScreenSnapshot } from "../observe/snapshot.js";
-import { formatGolden } from "./format.js";
+import { approve } from "./approve.js";
 import { describeMatch, frameScreen, screenMatches } from "./matching.js";
 import { startPaneSession, type PaneSession, type TmuxView } from "./session.js";
-import { decide, goldenPath, readGolden, writeGolden, type Decision } from "./store.js";
+import { goldenPath, type Decision } from "./store.js";
 import type { Step, Tape, TextMatch } from "./tape.js";
 
 export interface RunTapeOptions {
@@ -31,6 +31,10 @@ export interface SnapshotResult {
   where: string;
   path: string;
   decision: Decision;
+  /** The screen the snapshot took. */
+  screen: ScreenSnapshot;
+  /** The golden text on disk before the run; undefined when it was missing. */
+  expected?: string;
   /** Rows (and cursor) where tmux's rendering differs from panescope's; only with checkTmux. */
   disagreements?: string[];
 }
@@ -105,11 +109,8 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
       throw new StepError(`${describeMatch(lastWait)} was visible but is gone after settling for ${tape.settleMs} ms; the screen:\n${frameScreen(screen.lines)}`);
     }
     const path = goldenPath(goldenDir, tape.path, step.name);
-    const actual = formatGolden(screen, { masks: tape.masks, colors: tape.colors, name: step.name });
-    const expected = await readGolden(path);
-    const decision = decide({ expected, actual, update: options.update === true, ci: options.ci === true, path });
-    if (decision.kind === "written") await writeGolden(path, actual);
-    snapshots.push({ name: step.name, where: where(step.line), path, decision, ...(disagreements === undefined ? {} : { disagreements }) });
+    const { decision, expected } = await approve({ path, name: step.name, screen, masks: tape.masks, colors: tape.colors, update: options.update === true, ci: options.ci === true });
+    snapshots.push({ name: step.name, where: where(step.line), path, decision, screen, ...(expected === undefined ? {} : { expected }), ...(disagreements === undefined ? {} : { disagreements }) });
   };
 
   const play = async (step: Step, live: PaneSession): Promise<void> => {
