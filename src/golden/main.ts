@@ -7,6 +7,8 @@ import { basename, dirname, extname, isAbsolute, join, relative } from "node:pat
 import { isPanescopeError, messageOf } from "../errors.js";
 import type { GoldenOptions } from "../options.js";
 import { TmuxServer } from "../tmux/server.js";
+import { wantColour } from "./diff-colour.js";
+import { GoldenReporter, indent } from "./reporter.js";
 import { runTape, type TapeResult } from "./run.js";
 import { goldenPath, isCI, listStale } from "./store.js";
 import { parseTape, type Tape } from "./tape.js";
@@ -15,12 +17,18 @@ export interface GoldenIo {
   out: (line: string) => void;
   err: (line: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Text without a newline, for the live progress line (default: none). */
+  write?: (text: string) => void;
+  /** stdout is a terminal: progress is drawn in place, diffs are coloured (unless NO_COLOR). */
+  tty?: boolean;
 }
 
 const defaultIo: GoldenIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   env: process.env,
+  write: (text) => process.stdout.write(text),
+  tty: process.stdout.isTTY === true,
 };
 
 class UsageError extends Error {}
@@ -74,29 +82,6 @@ function shown(file: string): string {
   return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? file : rel;
 }
 
-function report(result: TapeResult, io: GoldenIo): void {
-  const seconds = (result.ms / 1000).toFixed(1);
-  const count = `${result.snapshots.length} snapshot${result.snapshots.length === 1 ? "" : "s"}`;
-  io.out(`${result.passed ? "PASS" : "FAIL"} ${result.path} (${count}, ${seconds}s)`);
-  for (const s of result.snapshots) {
-    const d = s.decision;
-    if (d.kind === "written") io.out(`  wrote ${s.path} (${d.reason === "new" ? "new golden" : "updated"}): review it before committing`);
-    if (d.kind === "fail" || d.kind === "missing-in-ci") io.out(indent(`${s.where} snapshot ${s.name}: ${d.message}`));
-    if (s.disagreements !== undefined && s.disagreements.length > 0) {
-      io.out(indent(`${s.where} snapshot ${s.name}: tmux's own rendering disagrees with panescope's:\n${s.disagreements.join("\n")}`));
-    }
-  }
-  if (result.error !== undefined) io.out(indent(result.error));
-}
-
-function indent(text: string): string {
-  return text
-    .trimEnd()
-    .split("\n")
-    .map((line) => `  ${line}`)
-    .join("\n");
-}
-
 /** A tape that could not be parsed: its path and every error, each `file:line: what`. */
 interface BrokenTape {
   path: string;
@@ -131,6 +116,8 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
     throw error;
   }
   const { tapes, broken } = loaded;
+  const tty = io.tty === true;
+  const reporter = new GoldenReporter({ out: io.out, write: io.write ?? (() => undefined), tty: tty && io.write !== undefined, colour: wantColour(io.env, tty) });
   for (const tape of broken) io.out(`FAIL ${tape.path} (tape errors)\n${indent(tape.message)}`);
   if (options.listStale) {
     // A broken tape's snapshots are unknown: its goldens would all look stale.
@@ -155,15 +142,21 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
   let failed = broken.length;
   for (const tape of tapes) {
     let result: TapeResult;
+    reporter.start(tape.path);
     try {
-      result = await runTape(tape, { update: options.update, ci, checkTmux: options.checkTmux, ...(options.tmux === undefined ? {} : { tmux: options.tmux }) });
+      const tmuxPath = options.tmux === undefined ? {} : { tmux: options.tmux };
+      result = await runTape(tape, { update: options.update, ci, checkTmux: options.checkTmux, ...tmuxPath, onStep: (step) => reporter.step(step) });
     } catch (error) {
       result = { path: tape.path, snapshots: [], error: `${tape.path}: ${messageOf(error)}`, passed: false, ms: 0 };
     }
-    report(result, io);
+    reporter.finish(result);
     if (result.passed) passed++;
     else failed++;
   }
+  // Obsolete goldens are counted only when every tape's snapshots are known.
+  if (broken.length === 0) reporter.counts.obsolete = (await staleGoldens(tapes)).length;
+  const summary = reporter.summary();
+  if (summary !== undefined) io.out(summary);
   io.out(`${passed} passed, ${failed} failed`);
   if (broken.length > 0) return 2;
   return failed === 0 ? 0 : 1;

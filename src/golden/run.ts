@@ -23,6 +23,8 @@ export interface RunTapeOptions {
   cwd?: string;
   /** Starts the program's session (default: startPaneSession); a test can hold it until a chosen moment. */
   start?: typeof startPaneSession;
+  /** Told of each step as it starts (progress for a person watching a long run). */
+  onStep?: (step: Step) => void;
 }
 
 export interface SnapshotResult {
@@ -159,6 +161,7 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
     });
     for (const step of tape.steps) {
       current = { line: step.line, text: step.kind };
+      options.onStep?.(step);
       await play(step, session);
     }
   } catch (caught) {
