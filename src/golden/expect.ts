@@ -1,10 +1,12 @@
 // The library face: compare a live PaneSession's screen with a golden file from any test runner.
-// A mismatch throws PanescopeError("golden") whose message holds the unified diff.
+// A mismatch throws PanescopeError("golden") whose message holds the unified diff. Under vitest,
+// written, updated and failed goldens are counted in vitest's own "Snapshots" summary.
 
 import { PanescopeError } from "../errors.js";
-import { approve } from "./approve.js";
+import type { ScreenSnapshot } from "../observe/snapshot.js";
+import { approve, type Approval } from "./approve.js";
 import type { Mask } from "./format.js";
-import { runnerWantsUpdate } from "./runner.js";
+import { countInRunner, runnerWantsUpdate } from "./runner.js";
 import type { PaneSession } from "./session.js";
 import { goldenPath, isCI, isUpdate, type Decision } from "./store.js";
 
@@ -26,23 +28,37 @@ export interface ExpectGoldenOptions {
   ci?: boolean;
 }
 
-/**
- * Settles the screen (quiet for settleMs), renders it as golden text and compares it with the file.
- * Resolves with the decision ("pass" or "written"); throws on a mismatch or a golden missing in CI.
- */
-export async function expectGolden(session: PaneSession, name: string, options: ExpectGoldenOptions): Promise<Decision> {
+/** A session is settled first (quiet for settleMs); a snapshot is taken as it is. */
+export async function screenOf(subject: PaneSession | ScreenSnapshot, options: Pick<ExpectGoldenOptions, "settleMs" | "timeoutMs">): Promise<ScreenSnapshot> {
+  if (!("waitQuiet" in subject)) return subject;
   const settleMs = options.settleMs ?? 200;
-  await session.waitQuiet(settleMs, options.timeoutMs ?? Math.max(5000, settleMs * 2));
+  await subject.waitQuiet(settleMs, options.timeoutMs ?? Math.max(5000, settleMs * 2));
+  return subject.snapshot();
+}
+
+/** The golden decision for a screen, counted in the test runner's summary; never throws for a mismatch. */
+export async function checkGolden(screen: ScreenSnapshot, name: string, options: ExpectGoldenOptions): Promise<Approval & { path: string }> {
   const path = goldenPath(options.dir, options.suite, name);
-  const { decision } = await approve({
+  const approval = await approve({
     path,
     name,
-    screen: await session.snapshot(),
+    screen,
     masks: options.masks ?? [],
     colors: options.colors === true,
     update: options.update ?? (runnerWantsUpdate() || isUpdate(false)),
     ci: options.ci ?? isCI(),
   });
+  const d = approval.decision;
+  countInRunner(d.kind === "pass" ? "matched" : d.kind === "written" ? (d.reason === "new" ? "added" : "updated") : "unmatched");
+  return { ...approval, path };
+}
+
+/**
+ * Settles the screen (quiet for settleMs), renders it as golden text and compares it with the file.
+ * Resolves with the decision ("pass" or "written"); throws on a mismatch or a golden missing in CI.
+ */
+export async function expectGolden(session: PaneSession, name: string, options: ExpectGoldenOptions): Promise<Decision> {
+  const { decision } = await checkGolden(await screenOf(session, options), name, options);
   if (decision.kind === "fail" || decision.kind === "missing-in-ci") throw new PanescopeError("golden", decision.message);
   return decision;
 }
