@@ -14,6 +14,9 @@ function layerOf(file: string): { name: string; rank: number } {
   if (top === "tmux") return { name: "tmux", rank: 1 };
   if (top === "observe") return { name: "observe", rank: 1 };
   if (top === "watch") return { name: "watch", rank: 2 };
+  // Pure renderers and page shells over observe's snapshots, for the faces (the evidence-shots
+  // branch adds the same line; keep one at merge).
+  if (top === "evidence") return { name: "evidence", rank: 2 };
   if (top === "options.ts") return { name: "options", rank: 2 };
   if (top === "mcp" || top === "golden" || top === "demo" || top === "index.ts") return { name: top, rank: 3 };
   if (top === "cli.ts") return { name: "cli", rank: 4 };
