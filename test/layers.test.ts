@@ -1,5 +1,5 @@
 // The floors of design.md, enforced: imports only point down (tmux → observe → watch → faces → cli),
-// observe/ never sees tmux/, faces never import each other, and there are no import cycles.
+// observe/ never sees tmux/, evidence/ never sees watch/, faces never import each other, and there are no import cycles.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,8 +14,9 @@ function layerOf(file: string): { name: string; rank: number } {
   if (top === "tmux") return { name: "tmux", rank: 1 };
   if (top === "observe") return { name: "observe", rank: 1 };
   if (top === "watch") return { name: "watch", rank: 2 };
-  // Pure renderers and page shells over observe's snapshots, for the faces (the evidence-shots
-  // branch adds the same line; keep one at merge).
+  // Pure renderers and formats (SVG, asciicast) over observe's snapshots: at watch's rank so the
+  // faces (golden/ and mcp/ draw screens, record/ writes casts) may import them; they import only
+  // observe/ and base, never watch/.
   if (top === "evidence") return { name: "evidence", rank: 2 };
   if (top === "options.ts") return { name: "options", rank: 2 };
   if (top === "mcp" || top === "golden" || top === "demo" || top === "index.ts") return { name: top, rank: 3 };
@@ -52,6 +53,14 @@ describe("layers", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("evidence/ draws from observe/ and base only: renderers need no tmux and no watching", () => {
+    const allowed = new Set(["evidence", "observe", "base"]);
+    const wrong = files
+      .filter((file) => layerOf(file).name === "evidence")
+      .flatMap((file) => importsOf(file).filter((t) => !allowed.has(layerOf(t).name)).map((t) => `${relative(SRC, file)} → ${relative(SRC, t)}`));
+    expect(wrong).toEqual([]);
+  });
+
   it("has no import cycles", () => {
     const graph = new Map(files.map((file) => [file, importsOf(file)]));
     const cycles: string[] = [];
@@ -73,5 +82,6 @@ describe("layers", () => {
   it("the checker itself catches an upward import", () => {
     expect(layerOf(join(SRC, "tmux/client.ts")).rank).toBeLessThan(layerOf(join(SRC, "watch/hub.ts")).rank);
     expect(layerOf(join(SRC, "observe/pane.ts")).name).not.toBe(layerOf(join(SRC, "tmux/client.ts")).name);
+    expect(layerOf(join(SRC, "evidence/svg.ts")).rank).toBe(layerOf(join(SRC, "watch/hub.ts")).rank);
   });
 });
