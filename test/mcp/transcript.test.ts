@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main as reportMain } from "../../src/mcp/report/main.js";
 import { parseTranscript, renderTranscript } from "../../src/mcp/report/render.js";
 import { Transcript, type TranscriptEntry } from "../../src/mcp/transcript.js";
-import { link } from "./connect.js";
+import { link } from "../support/mcp-link.js";
 
 const dir = await mkdtemp(join(tmpdir(), "panescope-transcript-"));
 afterAll(() => rm(dir, { recursive: true, force: true }));
