@@ -5,6 +5,8 @@ import { isPanescopeError, messageOf } from "./errors.js";
 import { parseCommand, type Command } from "./options.js";
 
 async function main(argv: string[]): Promise<number> {
+  // Parsed by its own face (src/record/options.ts), beside the option model of the other commands.
+  if (argv[0] === "record" || (argv[0] === "help" && argv[1] === "record")) return (await import("./record/main.js")).run(argv[0] === "help" ? ["--help"] : argv.slice(1), process.env);
   let command: Command;
   try {
     command = parseCommand(argv, process.env, process.stdin.isTTY === true);

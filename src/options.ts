@@ -198,6 +198,7 @@ export function topHelp(): string {
     "  panescope demo [--tmux PATH]           see it work, on a private tmux server",
     "  panescope golden [options] [PATH...]   run *.tape scenarios and compare their screens with goldens",
     "  panescope report FILE.jsonl [-o HTML]  render an MCP transcript (mcp --transcript) as an HTML page",
+    "  panescope record [PANE] -o FILE.cast   record a pane as an asciicast (see panescope record --help)",
     "  panescope COMMAND --help               the options of one command",
     "  panescope --version",
     "",
@@ -283,6 +284,12 @@ function serverOf(parsed: Parsed, env: Env): TmuxServerOptions {
   if (envName !== undefined) return { ...server, socketName: envName };
   if (envPath !== undefined) return { ...server, socketPath: envPath };
   return server;
+}
+
+/** The tmux server flags (-L, -S, --tmux) and their environment, for commands parsed elsewhere (record). */
+export function serverOptions(values: { socket?: string | undefined; "socket-path"?: string | undefined; tmux?: string | undefined }, env: Env): TmuxServerOptions {
+  const given = Object.entries(values).filter((entry): entry is [OptionName, string] => entry[1] !== undefined);
+  return serverOf({ values: Object.fromEntries(given), positionals: [] }, env);
 }
 
 function mcpOptions(parsed: Parsed, env: Env): McpOptions {

@@ -19,7 +19,7 @@ function layerOf(file: string): { name: string; rank: number } {
   // observe/ and base, never watch/.
   if (top === "evidence") return { name: "evidence", rank: 2 };
   if (top === "options.ts") return { name: "options", rank: 2 };
-  if (top === "mcp" || top === "golden" || top === "demo" || top === "index.ts") return { name: top, rank: 3 };
+  if (top === "mcp" || top === "golden" || top === "demo" || top === "record" || top === "index.ts") return { name: top, rank: 3 };
   if (top === "cli.ts") return { name: "cli", rank: 4 };
   throw new Error(`src/${rel} is in no layer: add it to test/layers.test.ts`);
 }

@@ -16,6 +16,7 @@ import { Wakeup } from "./wakeup.js";
 import type { WidthPolicy } from "./width-policy.js";
 import { FrameLog, type Frame } from "./frames.js";
 import { patchScreen } from "./screen-patch.js";
+import { Taps, type PaneTap, type ScreenCause } from "./tap.js";
 
 /** What a cursor binds besides the stream position. */
 export interface PaneIdentity {
@@ -96,6 +97,7 @@ export class PaneObserver {
   /** Set when the emulator's queue was dropped: the screen waits for a reseed, raw goes on. */
   private stale = false;
   private readonly onStale: ((reason: MissedReason | undefined, error?: unknown) => void) | undefined;
+  private readonly taps = new Taps();
 
   constructor(options: PaneObserverOptions) {
     this.identity = options.identity;
@@ -149,8 +151,27 @@ export class PaneObserver {
     return { cols: this.screen.cols, rows: this.screen.rows };
   }
 
+  /**
+   * Listens to the stream (recordings); returns the way to stop. The tap starts with the screen
+   * all output so far drew, parsed now, so no byte is both in that screen and in a later event.
+   */
+  tap(tap: PaneTap): () => void {
+    const screen = this.screen;
+    screen.hurry();
+    // A 4 MiB backlog is at most 128 slices; the bound only matters if called while parsing.
+    for (let slices = 0; slices < 1024 && screen.pump(); slices++);
+    tap.start?.(screen.snapshot());
+    return this.taps.add(tap);
+  }
+
+  /** The character widths of the tmux in use, when known (screenshots lay cells out with them). */
+  get widthPolicy(): WidthPolicy | undefined {
+    return this.widths;
+  }
+
   /** Puts tmux's view of the pane into the screen before live bytes (race-free recipe in design.md). */
-  seed(state: PaneState): void {
+  seed(state: PaneState, cause: ScreenCause = "seed"): void {
+    this.taps.emit((t) => t.screen?.(state, cause));
     this.screen.write(seedBytes(state), () => {
       // The seeded history is the past, not news; the seeded screen is what a reader must see.
       this.tracker.rebase(this.screen.top);
@@ -163,7 +184,7 @@ export class PaneObserver {
    * view, keep line numbers increasing, and flag the gap for every reader whose cursor precedes it.
    */
   reseed(state: PaneState, reason: MissedReason): void {
-    this.replaceScreen(state);
+    this.replaceScreen(state, reason);
     this.addBreak(reason, 0);
   }
 
@@ -173,7 +194,7 @@ export class PaneObserver {
    * Every row is reported again, with new line numbers.
    */
   resync(state: PaneState): void {
-    this.replaceScreen(state);
+    this.replaceScreen(state, "resync");
   }
 
   /**
@@ -189,6 +210,7 @@ export class PaneObserver {
     this.screen.dispose();
     this.screen = this.newScreen(state.cols, state.rows, lineBase);
     this.applied = this.offset;
+    this.taps.emit((t) => t.screen?.(state, "heal"));
     this.screen.write(seedBytes(state), () => {
       // The tracker keeps what readers were shown at the same line numbers: the diff finds the fix.
       this.refresh();
@@ -207,7 +229,7 @@ export class PaneObserver {
     this.raw.append(bytes);
   }
 
-  private replaceScreen(state: PaneState): void {
+  private replaceScreen(state: PaneState, cause: ScreenCause): void {
     this.stale = false;
     const lineBase = this.screen.top + this.screen.rows;
     this.screen.dispose();
@@ -216,7 +238,7 @@ export class PaneObserver {
     this.trackedTop = lineBase;
     // The capture holds the effect of every byte received so far (writes queued on the old screen too).
     this.applied = this.offset;
-    this.seed(state);
+    this.seed(state, cause);
   }
 
   /** The pane is larger than panescope emulates: answers say so (screen.capped). */
@@ -257,6 +279,7 @@ export class PaneObserver {
   ingest(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     this.raw.append(bytes);
+    this.taps.emit((t) => t.output?.(bytes));
     if (this.stale) return;
     if (this.screen.backlog + bytes.length > MAX_SCREEN_BACKLOG && this.onStale) {
       this.stale = true;
@@ -277,6 +300,7 @@ export class PaneObserver {
   }
 
   resize(cols: number, rows: number): void {
+    this.taps.emit((t) => t.resize?.(cols, rows));
     // In stream order: xterm parses writes asynchronously, so bytes ingested before this resize must
     // be applied (at the old size) first. Found by replaying golden/streams/shell-resize.ctl.
     const screen = this.screen;
@@ -296,6 +320,7 @@ export class PaneObserver {
     if (exit && (exit.status !== undefined || exit.signal !== undefined)) this.exit ??= exit;
     if (this.closedFlag) return;
     this.closedFlag = true;
+    this.taps.emit((t) => t.closed?.(this.exit));
     this.notify();
   }
 
@@ -311,6 +336,7 @@ export class PaneObserver {
   addBreak(reason: MissedReason, bytes: number): void {
     this.seq++;
     this.breaks.add(this.seq, reason, bytes);
+    this.taps.emit((t) => t.gap?.(reason, bytes));
     this.notify();
   }
 

@@ -141,3 +141,18 @@ export function lineToAnsi(line: IBufferLine, cols: number, cell: IBufferCell): 
   if (current && !isPlain(current)) out += "\x1b[0m";
   return out;
 }
+
+/** The SGR sequence that sets exactly a run's attributes, from a reset (painting a snapshot). */
+export function styleSgr(style: Omit<StyleRun, "row" | "start" | "end">): string {
+  const plain: Colour = { kind: "default" };
+  return sgr({
+    fg: style.fg ?? plain,
+    bg: style.bg ?? plain,
+    bold: style.bold === true,
+    dim: style.dim === true,
+    italic: style.italic === true,
+    underline: style.underline === true,
+    inverse: style.inverse === true,
+    strikethrough: style.strikethrough === true,
+  });
+}

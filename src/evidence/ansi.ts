@@ -1,0 +1,41 @@
+// Output that draws a screen on a fresh terminal: how a recording begins, and how it goes on after
+// panescope took tmux's screen (a gap, a resync). Pure: a snapshot or tmux's pane state in, text out.
+import { seedBytes, type PaneState } from "../observe/seed.js";
+import type { ScreenSnapshot } from "../observe/snapshot.js";
+import { styleSgr } from "../observe/style.js";
+import { rowCells, rowStyles, styleKey, type WidthOf } from "./grid.js";
+
+const ESC = "\x1b";
+/** RIS: a full reset, so what follows draws on a blank terminal whatever the player showed before. */
+const RESET = `${ESC}c`;
+
+/** Draws a snapshot: reset, rows with their colours (autowrap off while painting), cursor last. */
+export function snapshotToAnsi(snapshot: ScreenSnapshot, widthOf?: WidthOf): string {
+  let out = `${RESET}${snapshot.alternate ? `${ESC}[?1049h` : ""}${ESC}[?7l`;
+  for (let row = 0; row < snapshot.rows; row++) {
+    const styles = rowStyles(snapshot, row);
+    const cells = rowCells(snapshot.lines[row] ?? "", widthOf, snapshot.cols);
+    // Up to the last cell that shows something: a character, or a style (a coloured blank).
+    let last = -1;
+    for (const [i, cell] of cells.entries()) if (cell.text !== " " || styles[cell.col]) last = i;
+    if (last < 0) continue;
+    out += `${ESC}[${row + 1};1H`;
+    let key = "";
+    for (const cell of cells.slice(0, last + 1)) {
+      const style = styles[cell.col];
+      if (styleKey(style) !== key) out += style ? styleSgr(style) : `${ESC}[0m`;
+      key = styleKey(style);
+      out += cell.text;
+    }
+    if (key !== "") out += `${ESC}[0m`;
+  }
+  out += `${ESC}[?7h${ESC}[${snapshot.cursorY + 1};${snapshot.cursorX + 1}H`;
+  return snapshot.cursorVisible ? out : `${out}${ESC}[?25l`;
+}
+
+/** Draws tmux's view of a pane (what a seed writes), its visible rows only: history is not replayed. */
+export function stateToAnsi(state: PaneState): string {
+  const visible = (lines: string[]): string[] => lines.slice(Math.max(0, lines.length - state.rows));
+  const alternate = state.alternate ? { alternate: { ...state.alternate, lines: visible(state.alternate.lines) } } : {};
+  return RESET + seedBytes({ ...state, lines: visible(state.lines), ...alternate });
+}
