@@ -46,6 +46,7 @@ section.item.pass { border-left-color: var(--pass); }
 .badge.pass { background: var(--pass); color: #000; }
 .meta { color: var(--muted); font-size: 12px; }
 pre, code { font: 12.5px/1.35 ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace; }
+pre.message, pre.raw { white-space: pre-wrap; }
 pre { background: #0b0d10; border: 1px solid var(--line); border-radius: 4px; padding: 8px 10px; overflow: auto; max-height: 420px; margin: 0; white-space: pre; }
 .screens { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
 .screens figure { margin: 0; }

@@ -9,6 +9,7 @@ import type { GoldenOptions } from "../options.js";
 import { TmuxServer } from "../tmux/server.js";
 import { wantColour } from "./diff-colour.js";
 import { GoldenReporter, indent } from "./reporter.js";
+import { writeGoldenReport } from "./report/write.js";
 import { runTape, type TapeResult } from "./run.js";
 import { goldenPath, isCI, listStale } from "./store.js";
 import { parseTape, type Tape } from "./tape.js";
@@ -103,6 +104,18 @@ async function loadTapes(files: string[]): Promise<{ tapes: Tape[]; broken: Brok
   return { tapes, broken };
 }
 
+/** Where `--record` without `--report` keeps the failing tapes' recordings. */
+export const DEFAULT_REPORT_DIR = "panescope-report";
+
+/** The report page (with --report) and the failing tapes' recordings; a line says where they are. */
+async function saveEvidence(reportDir: string | undefined, results: TapeResult[], io: GoldenIo): Promise<void> {
+  const dir = reportDir ?? DEFAULT_REPORT_DIR;
+  const written = await writeGoldenReport(dir, results, { page: reportDir !== undefined, when: new Date() });
+  const casts = written.casts.length === 0 ? "" : `${written.casts.length} recording${written.casts.length === 1 ? "" : "s"} (${written.casts.map(shown).join(", ")})`;
+  if (written.page !== undefined) io.out(`report: ${shown(written.page)} (${written.items} failure${written.items === 1 ? "" : "s"}${casts === "" ? "" : `, ${casts}`})`);
+  else if (casts !== "") io.out(`recordings: ${casts}`);
+}
+
 /** The `golden` face of the CLI: 0 all passed, 1 some failed, 2 usage or tape errors (the rest still ran). */
 export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Promise<number> {
   let loaded: { tapes: Tape[]; broken: BrokenTape[] };
@@ -140,16 +153,20 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
   if (options.update && ci) io.err("panescope golden: CI=true: --update is ignored, CI never writes goldens");
   let passed = 0;
   let failed = broken.length;
+  // A report always comes with recordings; --record alone keeps them in the default folder.
+  const record = options.record || options.report !== undefined;
+  const results: TapeResult[] = [];
   for (const tape of tapes) {
     let result: TapeResult;
     reporter.start(tape.path);
     try {
       const tmuxPath = options.tmux === undefined ? {} : { tmux: options.tmux };
-      result = await runTape(tape, { update: options.update, ci, checkTmux: options.checkTmux, ...tmuxPath, onStep: (step) => reporter.step(step) });
+      result = await runTape(tape, { update: options.update, ci, checkTmux: options.checkTmux, ...tmuxPath, record, onStep: (step) => reporter.step(step) });
     } catch (error) {
       result = { path: tape.path, snapshots: [], error: `${tape.path}: ${messageOf(error)}`, passed: false, ms: 0 };
     }
     reporter.finish(result);
+    results.push(result);
     if (result.passed) passed++;
     else failed++;
   }
@@ -157,6 +174,7 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
   if (broken.length === 0) reporter.counts.obsolete = (await staleGoldens(tapes)).length;
   const summary = reporter.summary();
   if (summary !== undefined) io.out(summary);
+  if (record) await saveEvidence(options.report, results, io);
   io.out(`${passed} passed, ${failed} failed`);
   if (broken.length > 0) return 2;
   return failed === 0 ? 0 : 1;

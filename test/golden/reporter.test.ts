@@ -19,6 +19,7 @@ function result(kinds: ("pass" | "new" | "updated" | "fail")[]): TapeResult {
     where: `t.tape:${i + 3}`,
     path: `t/s${i}.golden`,
     screen,
+    actual: "",
     decision:
       kind === "pass" ? decide({ expected: "x\n", actual: "x\n", update: false, ci: false }) : kind === "fail" ? decide({ expected: "│one│\n", actual: "│two│\n", update: false, ci: false }) : ({ kind: "written", reason: kind } as const),
   }));
