@@ -92,7 +92,8 @@ describe.skipIf(!found && process.env.CI === undefined)("the golden report in ch
     const last = Number(await player.locator(".scrub").getAttribute("max"));
     expect(last).toBeGreaterThan(0);
     await player.locator("button.play").click();
-    await page.waitForFunction(`document.querySelector(".player").dataset.frame === "${last}"`);
+    type Page = { document: { querySelector(selector: string): { dataset: Record<string, string> } } };
+    await page.waitForFunction((n) => (globalThis as unknown as Page).document.querySelector(".player").dataset.frame === String(n), last);
     expect(await player.locator(".term").innerText()).toContain("> TWO");
 
     const shot = join(shots, "report.png");
