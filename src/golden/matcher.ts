@@ -4,7 +4,7 @@
 
 import { basename, dirname, join } from "node:path";
 import type { ScreenSnapshot } from "../observe/snapshot.js";
-import { checkGolden, screenOf, type ExpectGoldenOptions } from "./expect.js";
+import { checkGolden, type ExpectGoldenOptions } from "./expect.js";
 import type { PaneSession } from "./session.js";
 
 export type MatchGoldenOptions = Omit<ExpectGoldenOptions, "dir" | "suite"> & Partial<Pick<ExpectGoldenOptions, "dir" | "suite">>;
@@ -30,7 +30,7 @@ async function toMatchGolden(this: MatcherThis, received: PaneSession | ScreenSn
   const testPath = this.testPath ?? "";
   const dir = options.dir ?? join(dirname(testPath), "__goldens__");
   const suite = options.suite ?? suiteOf(testPath);
-  const { decision, path } = await checkGolden(await screenOf(received, options), name, { ...options, dir, suite });
+  const { decision, path } = await checkGolden(received, name, { ...options, dir, suite });
   if (decision.kind === "fail" || decision.kind === "missing-in-ci") return { pass: false, message: () => decision.message };
   return { pass: true, message: () => `${path} matches the screen` };
 }

@@ -33,3 +33,11 @@ export function countInRunner(what: RunnerCount, globals: object = globalThis): 
   const test = field(state, "currentTestName");
   if (typeof counter?.increment === "function") (counter.increment as (key: string) => void).call(counter, `panescope ${typeof test === "string" ? test : ""}`);
 }
+
+/** The running test as the runner names it: its file and its full name ("suite > test"), when known. */
+export function runnerTest(globals: object = globalThis): { file?: string; name?: string } {
+  const state = field((globals as Record<symbol, unknown>)[MATCHERS], "state");
+  const file = field(state, "testPath");
+  const name = field(state, "currentTestName");
+  return { ...(typeof file === "string" ? { file } : {}), ...(typeof name === "string" ? { name } : {}) };
+}

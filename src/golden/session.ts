@@ -286,5 +286,8 @@ export class PaneSession {
 
 /** Starts a program in a private tmux server, watched from its first byte. Always `close()` it. */
 export function startPaneSession(options: PaneSessionOptions): Promise<PaneSession> {
-  return PaneSession.start(options);
+  // Under PANESCOPE_REPORT a failing golden's report shows the session's recording.
+  const report = process.env.PANESCOPE_REPORT ?? "";
+  const title = typeof options.command === "string" ? options.command : JSON.stringify(options.command);
+  return PaneSession.start(options.record === undefined && report !== "" ? { ...options, record: { title } } : options);
 }

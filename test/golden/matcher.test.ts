@@ -39,6 +39,20 @@ describe("toMatchGolden", () => {
     forget();
   });
 
+  it("adds a failing golden to the report folder, one page for every failure, and names the page in the message", async () => {
+    const report = join(dir, "report");
+    const options = { dir, suite: "reported", ci: false, update: false, report };
+    await expect(screen("one")).toMatchGolden("a", options);
+    await expect(screen("two")).toMatchGolden("b", options);
+    await expect(expect(screen("ONE")).toMatchGolden("a", options)).rejects.toThrow(`report: ${join(report, "index.html")}`);
+    await expect(expect(screen("TWO")).toMatchGolden("b", options)).rejects.toThrow(/report: /);
+    forget();
+    const page = await readFile(join(report, "index.html"), "utf8");
+    expect(page.match(/<section class="item fail"/g)).toHaveLength(2);
+    expect(page).toContain("matcher.test.ts › toMatchGolden &gt; adds a failing golden");
+    expect(page.match(/class="diff"/g)).toHaveLength(4);
+  });
+
   it("refuses .not: a golden says what the screen must be", async () => {
     await expect(expect(screen("x")).not.toMatchGolden("x", { dir, suite: "menu" })).rejects.toThrow(/cannot be negated/);
   });

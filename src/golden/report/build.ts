@@ -4,6 +4,7 @@
 
 import { readFile } from "node:fs/promises";
 import { parseCast } from "../../evidence/cast.js";
+import type { ScreenSnapshot } from "../../observe/snapshot.js";
 import type { SnapshotResult, TapeResult } from "../run.js";
 import { castFrames } from "./frames.js";
 import type { ReportItem, ReportRecording } from "./page.js";
@@ -19,22 +20,43 @@ function lineNumber(where: string): number {
   return Number(/:(\d+)$/.exec(where)?.[1] ?? 0);
 }
 
+/** What a failing golden check knows, from a tape or from a test. */
+export interface FailedCheck {
+  /** The tape, or the test file. */
+  tape: string;
+  snapshot: string;
+  where: string;
+  statement: string;
+  message: string;
+  screen: ScreenSnapshot;
+  /** Both sides as golden text (expected undefined when the golden is missing). */
+  expected?: string;
+  actual: string;
+  raw: string;
+}
+
+/** A failing check's item: both screens read back from their golden texts. */
+export function failureItem(check: FailedCheck): ReportItem {
+  // A text-only golden still shows the live screen's colours, on both sides.
+  const colours = check.screen.styles;
+  return {
+    tape: check.tape,
+    snapshot: check.snapshot,
+    where: check.where,
+    statement: check.statement,
+    message: check.message,
+    ...(check.expected === undefined ? {} : { expected: goldenScreen(check.expected, colours) }),
+    actual: goldenScreen(check.actual, colours),
+    raw: check.raw,
+  };
+}
+
 /** A snapshot's item, or undefined when it passed (or was written). */
 export async function snapshotItem(tape: string, s: SnapshotResult): Promise<ReportItem | undefined> {
   const d = s.decision;
   if (d.kind !== "fail" && d.kind !== "missing-in-ci") return undefined;
-  // A text-only golden still shows the live screen's colours, on both sides.
-  const colours = s.screen.styles;
-  return {
-    tape,
-    snapshot: s.name,
-    where: s.where,
-    statement: await lineOf(tape, lineNumber(s.where)),
-    message: d.message,
-    ...(s.expected === undefined ? {} : { expected: goldenScreen(s.expected, colours) }),
-    actual: goldenScreen(s.actual, colours),
-    raw: s.raw ?? "",
-  };
+  const statement = await lineOf(tape, lineNumber(s.where));
+  return failureItem({ tape, snapshot: s.name, where: s.where, statement, message: d.message, screen: s.screen, ...(s.expected === undefined ? {} : { expected: s.expected }), actual: s.actual, raw: s.raw ?? "" });
 }
 
 /** The recording as player frames, linked to its file; undefined when the cast cannot be read. */
