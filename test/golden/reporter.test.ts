@@ -1,6 +1,6 @@
 // What `panescope golden` prints: a live line on a terminal that follows the running tape's steps
 // and is cleared before the result, coloured verdicts and diffs, and the vitest-like summary.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GoldenReporter, type ReporterIo } from "../../src/golden/reporter.js";
 import type { TapeResult } from "../../src/golden/run.js";
 import type { ScreenSnapshot } from "../../src/observe/snapshot.js";
@@ -42,6 +42,23 @@ describe("GoldenReporter", () => {
     reporter.start("t.tape");
     reporter.finish(result(["pass"]));
     expect(text()).toBe("PASS t.tape (1 snapshot, 1.2s)\n");
+  });
+
+  it("says every few seconds which step a long tape is at when the output is not a terminal", () => {
+    vi.useFakeTimers();
+    try {
+      const { io, text } = capture(false, false);
+      const reporter = new GoldenReporter(io);
+      reporter.start("t.tape");
+      vi.advanceTimersByTime(5000);
+      reporter.step({ kind: "snapshot", line: 9, name: "menu" });
+      vi.advanceTimersByTime(5000);
+      reporter.finish(result(["pass"]));
+      vi.advanceTimersByTime(20_000);
+      expect(text()).toBe("  … t.tape still running (starting)\n  … t.tape still running (line 9: snapshot menu)\nPASS t.tape (1 snapshot, 1.2s)\n");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("colours the verdict and the diff when colour is wanted", () => {
