@@ -130,7 +130,8 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
   }
   const { tapes, broken } = loaded;
   const tty = io.tty === true;
-  const reporter = new GoldenReporter({ out: io.out, write: io.write ?? (() => undefined), tty: tty && io.write !== undefined, colour: wantColour(io.env, tty) });
+  const columns = process.stdout.columns;
+  const reporter = new GoldenReporter({ out: io.out, write: io.write ?? (() => undefined), tty: tty && io.write !== undefined, colour: wantColour(io.env, tty), ...(columns ? { columns } : {}) });
   for (const tape of broken) io.out(`FAIL ${tape.path} (tape errors)\n${indent(tape.message)}`);
   if (options.listStale) {
     // A broken tape's snapshots are unknown: its goldens would all look stale.

@@ -13,6 +13,8 @@ export interface ReporterIo {
   /** stdout is a terminal: the live line is redrawn in place. */
   tty: boolean;
   colour: boolean;
+  /** The terminal's width: a longer live line would wrap, and `\r` could not redraw it. */
+  columns?: number;
 }
 
 /** Snapshot counts for the summary line, the way vitest counts them. */
@@ -120,7 +122,9 @@ export class GoldenReporter {
 
   private draw(): void {
     const at = this.running?.step === undefined ? "" : `  ${stepText(this.running.step)}`;
-    this.io.write(`${CLEAR_LINE}RUN  ${this.running?.path ?? ""}${at}`);
+    const line = `RUN  ${this.running?.path ?? ""}${at}`;
+    const width = Math.max(10, (this.io.columns ?? 80) - 1);
+    this.io.write(`${CLEAR_LINE}${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
     this.live = true;
   }
 

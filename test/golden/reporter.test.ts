@@ -36,6 +36,13 @@ describe("GoldenReporter", () => {
     expect(text()).toBe("\r\u001b[KRUN  t.tape\r\u001b[KRUN  t.tape  line 4: wait\r\u001b[KPASS t.tape (1 snapshot, 1.2s)\n");
   });
 
+  it("cuts a live line that would wrap on a narrow terminal", () => {
+    const { io, text } = capture(true, false);
+    const reporter = new GoldenReporter({ ...io, columns: 20 });
+    reporter.start("golden/a-long-tape-name.tape");
+    expect(text()).toBe("\r\u001b[KRUN  golden/a-long-t…");
+  });
+
   it("writes no live line when the output is not a terminal", () => {
     const { io, text } = capture(false, false);
     const reporter = new GoldenReporter(io);
