@@ -40,7 +40,7 @@ describe("GoldenReporter", () => {
     const { io, text } = capture(true, false);
     const reporter = new GoldenReporter({ ...io, columns: 20 });
     reporter.start("golden/a-long-tape-name.tape");
-    expect(text()).toBe("\r\u001b[KRUN  golden/a-long-t…");
+    expect(text()).toBe("\r\u001b[KRUN  golden/a-long…");
   });
 
   it("writes no live line when the output is not a terminal", () => {
