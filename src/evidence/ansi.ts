@@ -9,9 +9,9 @@ const ESC = "\x1b";
 /** RIS: a full reset, so what follows draws on a blank terminal whatever the player showed before. */
 const RESET = `${ESC}c`;
 
-/** Draws a snapshot: reset, rows with their colours (autowrap off while painting), cursor last. */
-export function snapshotToAnsi(snapshot: ScreenSnapshot, widthOf?: WidthOf): string {
-  let out = `${RESET}${snapshot.alternate ? `${ESC}[?1049h` : ""}${ESC}[?7l`;
+/** The rows of a snapshot with their colours, each placed with CUP (autowrap must be off). */
+function rowsAnsi(snapshot: ScreenSnapshot, widthOf?: WidthOf): string {
+  let out = "";
   for (let row = 0; row < snapshot.rows; row++) {
     const styles = rowStyles(snapshot, row);
     const cells = rowCells(snapshot.lines[row] ?? "", widthOf, snapshot.cols);
@@ -29,7 +29,20 @@ export function snapshotToAnsi(snapshot: ScreenSnapshot, widthOf?: WidthOf): str
     }
     if (key !== "") out += `${ESC}[0m`;
   }
-  out += `${ESC}[?7h${ESC}[${snapshot.cursorY + 1};${snapshot.cursorX + 1}H`;
+  return out;
+}
+
+const cup = (s: ScreenSnapshot): string => `${ESC}[${s.cursorY + 1};${s.cursorX + 1}H`;
+
+/**
+ * Draws a snapshot on a reset terminal: rows with their colours (autowrap off while painting),
+ * cursor last. Under a full-screen program, `normal` (the screen beneath it) is drawn first and
+ * the alternate screen entered from its cursor, so the program's exit shows what tmux shows.
+ */
+export function snapshotToAnsi(snapshot: ScreenSnapshot, widthOf?: WidthOf, normal?: ScreenSnapshot): string {
+  let out = `${RESET}${ESC}[?7l`;
+  if (snapshot.alternate) out += `${normal ? `${rowsAnsi(normal, widthOf)}${cup(normal)}` : ""}${ESC}[?1049h`;
+  out += `${rowsAnsi(snapshot, widthOf)}${ESC}[?7h${cup(snapshot)}`;
   return snapshot.cursorVisible ? out : `${out}${ESC}[?25l`;
 }
 

@@ -17,10 +17,13 @@ export interface RecorderOptions {
   /** Header fields besides the size (which is the pane's at the start). */
   header?: Omit<CastHeader, "version" | "width" | "height">;
   widthOf?: WidthOf;
-  /** Output was lost with no screen taken: the caller takes tmux's screen and calls `redraw`. */
+  /**
+   * Output was lost with no screen taken: the caller takes tmux's screen and calls `redraw`, or
+   * ("respawned": this observer hears no more) taps the pane's new observer with this recorder.
+   */
   onGap?: (reason: MissedReason) => void;
-  /** The pane closed (or its program was replaced): the recording is over. */
-  onEnd?: (why: "closed" | "respawned", exit?: PaneExit) => void;
+  /** The pane closed: the recording is over. */
+  onEnd?: (exit?: PaneExit) => void;
 }
 
 export class CastRecorder implements PaneTap {
@@ -38,7 +41,13 @@ export class CastRecorder implements PaneTap {
     return this.events;
   }
 
-  start(screen: ScreenSnapshot): void {
+  /** The screen at the start; again after a respawn (the successor's screen, drawn in the same cast). */
+  start(screen: ScreenSnapshot, normal?: ScreenSnapshot): void {
+    if (this.writer) {
+      this.resize(screen.cols, screen.rows);
+      this.writer.output(this.now(), snapshotToAnsi(screen, this.options.widthOf, normal));
+      return;
+    }
     this.origin = this.options.clock();
     this.size = { cols: screen.cols, rows: screen.rows };
     const header: CastHeader = { version: 2, width: screen.cols, height: screen.rows, ...this.options.header };
@@ -47,7 +56,7 @@ export class CastRecorder implements PaneTap {
       this.events++;
     });
     this.events = 0;
-    this.writer.output(this.now(), snapshotToAnsi(screen, this.options.widthOf));
+    this.writer.output(this.now(), snapshotToAnsi(screen, this.options.widthOf, normal));
   }
 
   output(bytes: Uint8Array): void {
@@ -81,12 +90,11 @@ export class CastRecorder implements PaneTap {
       return;
     }
     this.mark(reason);
-    if (reason === "respawned") this.options.onEnd?.("respawned");
-    else this.options.onGap?.(reason);
+    this.options.onGap?.(reason);
   }
 
   closed(exit?: PaneExit): void {
-    this.options.onEnd?.("closed", exit);
+    this.options.onEnd?.(exit);
   }
 
   /** Ends the cast (a character cut at the very end is written as U+FFFD). */

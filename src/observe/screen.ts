@@ -439,8 +439,9 @@ export class Screen implements Feedable {
     return rows;
   }
 
-  snapshot(): ScreenSnapshot {
-    const buffer = this.buffers.active;
+  /** The visible screen; "normal": the one under a full-screen program, which leaving it shows again. */
+  snapshot(which: "active" | "normal" = "active"): ScreenSnapshot {
+    const buffer = this.buffers[which];
     const cell = buffer.getNullCell();
     const lines: string[] = [];
     const styles: ScreenSnapshot["styles"] = [];
@@ -452,10 +453,11 @@ export class Screen implements Feedable {
     return {
       cols: this.cols,
       rows: this.rows,
-      cursorX: this.cursorX,
-      cursorY: this.cursorY,
+      // Under the alternate screen, the normal screen's cursor is where leaving puts it (1049).
+      cursorX: which === "active" ? this.cursorX : buffer.cursorX,
+      cursorY: buffer.cursorY,
       cursorVisible: !cursorHidden(this.term),
-      alternate: this.alternate,
+      alternate: which === "active" && this.alternate,
       lines,
       styles,
     };

@@ -61,9 +61,15 @@ function cup(x: number, y: number): string {
   return `${ESC}[${y + 1};${x + 1}H`;
 }
 
-/** Lines written one per row; the last without a newline so nothing scrolls past it. */
+/**
+ * Lines written one per row; the last without a newline so nothing scrolls past it. capture-pane -e
+ * carries the pen from one line to the next (htop's selected row starts with only ESC[46m after a
+ * black-on-green header, 3.3a): around each newline the pen is saved (DECSC) and reset, so a scroll
+ * fills no line with a colour, then restored (DECRC: back on the row the newline left, so \r and
+ * cursor-down reach the next row, at the bottom too).
+ */
 function paint(lines: string[]): string {
-  return lines.map((line) => `${line}${ESC}[0m`).join("\r\n");
+  return `${lines.join(`${ESC}7${ESC}[0m\r\n${ESC}8\r${ESC}[B`)}${ESC}[0m`;
 }
 
 /** The visible part of a capture whose last `rows` lines are the screen (blank padding trimmed by tmux is restored). */

@@ -11,8 +11,11 @@ import type { ScreenSnapshot } from "./snapshot.js";
 export type ScreenCause = "seed" | "resync" | "heal" | MissedReason;
 
 export interface PaneTap {
-  /** Once, when the tap is added: the screen every byte before the tap's first event drew. */
-  start?(screen: ScreenSnapshot): void;
+  /**
+   * Once, when the tap is added: the screen every byte before the tap's first event drew, and under
+   * a full-screen program the normal screen beneath it (what leaving shows).
+   */
+  start?(screen: ScreenSnapshot, normal?: ScreenSnapshot): void;
   /** Confirmed output bytes, as they arrived, in stream order. */
   output?(bytes: Uint8Array): void;
   /** The pane's size as tmux has it (before the emulator's cap). */

@@ -34,13 +34,19 @@ export async function record(options: RecordOptions, stop: AbortSignal): Promise
       sink: (line) => void writeSync(fd, line),
       header: { timestamp: Math.floor(Date.now() / 1000), env: { TERM: term } },
       widthOf: observer.widthPolicy?.widthOf,
-      onGap: () => {
+      onGap: (reason) => {
+        if (reason === "respawned") {
+          // Another program runs in the pane: the hub's next observer of it goes on in this cast.
+          untap();
+          hub.observer(paneId).then((next) => (untap = next.tap(recorder)), () => ended(`${paneId} is gone`));
+          return;
+        }
         // Lost output with no screen taken: tmux's screen as it is now follows the marker.
         pollProbe(server, paneId, 0).then((probe) => recorder.redraw(probe.state), () => undefined);
       },
-      onEnd: (why, exit) => ended(why === "closed" ? `${paneId} closed${exit?.status !== undefined ? ` (exit ${exit.status})` : ""}` : `another program now runs in ${paneId}`),
+      onEnd: (exit) => ended(`${paneId} closed${exit?.status !== undefined ? ` (exit ${exit.status})` : ""}`),
     });
-    const untap = observer.tap(recorder);
+    let untap = observer.tap(recorder);
     if (observer.closed) ended(`${paneId} closed`);
     const timer = options.duration === undefined ? undefined : setTimeout(() => ended(`${options.duration} s passed`), options.duration * 1000);
     stop.addEventListener("abort", () => ended("stopped"), { once: true });
@@ -72,8 +78,10 @@ export async function run(argv: readonly string[], env: Env): Promise<number> {
   }
   const stop = new AbortController();
   const abort = (): void => stop.abort();
-  process.once("SIGINT", abort);
-  process.once("SIGTERM", abort);
+  // on, not once: a once listener is gone when the signal is delivered, and execa's signal-exit then
+  // finds itself the only listener and kills the process with the signal (signal-exit 4.1).
+  process.on("SIGINT", abort);
+  process.on("SIGTERM", abort);
   try {
     process.stderr.write(`panescope: ${await record(options, stop.signal)}\n`);
     return 0;

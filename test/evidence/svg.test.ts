@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { screenToSvg } from "../../src/evidence/svg.js";
 import { Screen } from "../../src/observe/screen.js";
 import type { ScreenSnapshot } from "../../src/observe/snapshot.js";
-import { cellDifferences, cellsOfSnapshot, cellsOfSvg } from "./svg-cells.js";
+import { cellDifferences, cellsOfSnapshot, cellsOfSvg } from "../support/svg-cells.js";
 
 async function snapshotOf(bytes: string, cols = 20, rows = 4): Promise<ScreenSnapshot> {
   const screen = new Screen({ cols, rows });

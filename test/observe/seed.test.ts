@@ -15,6 +15,16 @@ async function seeded(state: PaneState, after: string): Promise<Screen> {
 const blank = (rows: number): string[] => Array.from({ length: rows }, () => "");
 
 describe("seedBytes", () => {
+  it("a captured row keeps the pen the row above left on, and no colour bleeds into scrolled rows", async () => {
+    // capture-pane -e of htop (3.3a): the selected row says only ESC[46m, black comes from the header.
+    const lines = ["history \x1b[41m", "\x1b[30;42mPID USER", "\x1b[46m 1 root", "\x1b[0mplain"];
+    const screen = await seeded({ cols: 12, rows: 3, lines, cursorX: 0, cursorY: 2 }, "");
+    const styles = screen.snapshot().styles;
+    expect(styles.filter((r) => r.row === 1)).toEqual([{ row: 1, start: 0, end: 7, fg: { kind: "palette", index: 0 }, bg: { kind: "palette", index: 6 } }]);
+    expect(styles.filter((r) => r.row === 2)).toEqual([]);
+    expect(screen.visibleRows()).toEqual(["PID USER", " 1 root", "plain"]);
+  });
+
   it("origin mode: the program's cursor addressing stays relative to its scroll region", async () => {
     const state = { cols: 10, rows: 6, lines: blank(6), cursorX: 0, cursorY: 2, scrollTop: 2, scrollBottom: 4, modes: { origin: true } };
     const screen = await seeded(state, "\x1b[1;1HX");

@@ -1,6 +1,8 @@
 // capture_pane: the rendered screen of a pane now (optionally scrollback above it, optionally with
 // colours as SGR escapes), plus a cursor to continue with capture_since.
 import { z } from "zod";
+import { screenToSvg } from "../../evidence/svg.js";
+import type { PaneObserver } from "../../observe/pane.js";
 import { expandTabs } from "../../tmux/capture.js";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { fenceRows, header, size } from "../render.js";
@@ -9,7 +11,15 @@ import * as s from "../schemas.js";
 
 const MAX_HISTORY = 10_000;
 
-const DESCRIPTION = `A pane's whole screen now, optionally with scrollback above it (history) and colours as SGR escapes (colors). Text as capture_since's (rows fenced N|, untrusted), with a cursor to continue there.`;
+const DESCRIPTION = `A pane's screen now, with scrollback (history), SGR colours (colors) or as a picture (format). Rows fenced N| (untrusted), and a cursor.`;
+
+/** The screen as an SVG document, or as a PNG image (rasterized from the same SVG). */
+async function pictureOf(observer: PaneObserver, format: "svg" | "png"): Promise<{ svg?: string; png?: Uint8Array }> {
+  const svg = screenToSvg(await observer.snapshot(), { widthOf: observer.widthPolicy?.widthOf });
+  if (format === "svg") return { svg };
+  const { svgToPng } = await import("../../evidence/png.js");
+  return { png: await svgToPng(svg) };
+}
 
 /** Blank rows at the bottom are not listed (the header's size says how many rows there are). */
 function lastNonBlank(rows: readonly string[]): number {
@@ -32,8 +42,9 @@ export const registerCapturePane: ToolRegistrar = (mcp, ctx) => {
           .min(0, "history cannot be negative")
           .max(MAX_HISTORY, `history is at most ${MAX_HISTORY} lines`)
           .optional()
-          .describe("Lines of scrollback above the screen."),
-        colors: z.boolean().optional().describe("Rows with SGR escapes (in ansi)."),
+          .describe("Scrollback lines above it."),
+        colors: z.boolean().optional().describe("SGR rows in ansi."),
+        format: z.enum(["svg", "png"]).optional().describe("svg text, png image."),
       },
       outputSchema: s.part({
         paneId: z.string(),
@@ -42,6 +53,7 @@ export const registerCapturePane: ToolRegistrar = (mcp, ctx) => {
         rows: z.array(z.string()),
         history: z.array(z.string()),
         ansi: z.array(z.string()),
+        // svg (format "svg") is answered but not listed: the tool list's budget (test/mcp/tool-list.test.ts).
         closed: z.boolean(),
       }),
       annotations: ANNOTATIONS.capture_pane,
@@ -59,6 +71,7 @@ export const registerCapturePane: ToolRegistrar = (mcp, ctx) => {
           if (lines && lines.length > text.history.length) text.history = lines.map((line) => expandTabs(line).replace(/ +$/, ""));
         }
         const ansi = input.colors ? await observer.screenAnsi() : undefined;
+        const picture = input.format ? await pictureOf(observer, input.format) : undefined;
         const structured = {
           paneId,
           cursor,
@@ -66,6 +79,7 @@ export const registerCapturePane: ToolRegistrar = (mcp, ctx) => {
           rows: text.rows,
           history: text.history,
           ...(ansi ? { ansi } : {}),
+          ...(picture?.svg ? { svg: picture.svg } : {}),
           closed: observer.closed,
         };
         // Fenced as capture_since's text: history rows (negative), then the screen; unlisted rows are blank.
@@ -76,7 +90,10 @@ export const registerCapturePane: ToolRegistrar = (mcp, ctx) => {
         ];
         const out = [header(cursor, paneId, text.screen, [size(text.screen)]), ...fenceRows(rows)];
         if (observer.closed) out.push("closed");
-        return ok(structured, out.join("\n"));
+        if (picture?.svg) out.push(picture.svg);
+        const answer = ok(structured, out.join("\n"));
+        if (picture?.png) answer.content.unshift({ type: "image", data: Buffer.from(picture.png).toString("base64"), mimeType: "image/png" });
+        return answer;
       } catch (error) {
         return fail(error, ctx.failContext);
       }

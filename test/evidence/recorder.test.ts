@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { parseCast } from "../../src/evidence/cast.js";
+import { replayCast } from "../../src/evidence/replay.js";
+import type { ScreenSnapshot } from "../../src/observe/snapshot.js";
+import { CastRecorder } from "../../src/evidence/recorder.js";
+
+const START: ScreenSnapshot = {
+  cols: 20,
+  rows: 3,
+  cursorX: 2,
+  cursorY: 1,
+  cursorVisible: true,
+  alternate: false,
+  lines: ["hello", "$", ""],
+  styles: [{ row: 0, start: 0, end: 5, fg: { kind: "palette", index: 1 }, bold: true }],
+};
+
+function recorder(gaps: string[] = []): { rec: CastRecorder; text: () => string; tick: (s: number) => void } {
+  let now = 100;
+  let text = "";
+  const rec = new CastRecorder({ clock: () => now, sink: (line) => (text += line), header: { env: { TERM: "screen" } }, onGap: (r) => gaps.push(r) });
+  return { rec, text: () => text, tick: (s) => (now += s) };
+}
+
+describe("the cast recorder", () => {
+  it("starts at 0 s with the pane's size and the screen drawn as output, colours and cursor included", async () => {
+    const { rec, text } = recorder();
+    rec.start(START);
+    const cast = parseCast(text());
+    expect(cast.header).toEqual({ version: 2, width: 20, height: 3, env: { TERM: "screen" } });
+    expect(cast.events).toHaveLength(1);
+    expect(cast.events[0]?.[0]).toBe(0);
+    const replayed = await replayCast(cast);
+    expect({ lines: replayed.lines, styles: replayed.styles, x: replayed.cursorX, y: replayed.cursorY }).toEqual({ lines: START.lines, styles: START.styles, x: 2, y: 1 });
+  });
+
+  it("output keeps its arrival time; a resize to the same size is no event", () => {
+    const { rec, text, tick } = recorder();
+    rec.start(START);
+    tick(0.5);
+    rec.output(new TextEncoder().encode(" ok"));
+    rec.resize(20, 3);
+    tick(0.25);
+    rec.resize(30, 4);
+    expect(parseCast(text()).events.slice(1)).toEqual([
+      [0.5, "o", " ok"],
+      [0.75, "r", "30x4"],
+    ]);
+  });
+
+  it("a reseed is one marker naming the reason, then tmux's screen; its gap is not marked twice", async () => {
+    const gaps: string[] = [];
+    const { rec, text, tick } = recorder(gaps);
+    rec.start(START);
+    tick(1);
+    rec.screen({ cols: 20, rows: 3, lines: ["after the gap"], cursorX: 0, cursorY: 1 }, "paused");
+    rec.gap("paused");
+    const cast = parseCast(text());
+    expect(cast.events.filter((e) => e[1] === "m")).toEqual([[1, "m", "missed: paused"]]);
+    expect(cast.events.at(-1)?.[1]).toBe("o");
+    expect(gaps).toEqual([]);
+    expect((await replayCast(cast)).lines).toEqual(["after the gap", "", ""]);
+  });
+
+  it("a gap without a screen is marked and the caller is asked for tmux's screen", () => {
+    const gaps: string[] = [];
+    const { rec, text } = recorder(gaps);
+    rec.start(START);
+    rec.gap("not-streaming");
+    expect(parseCast(text()).events.at(-1)).toEqual([0, "m", "missed: not-streaming"]);
+    expect(gaps).toEqual(["not-streaming"]);
+  });
+
+  it("a screen taken with nothing lost (resync, heal) is drawn without a marker", () => {
+    const { rec, text } = recorder();
+    rec.start(START);
+    rec.screen({ cols: 20, rows: 3, lines: ["x"], cursorX: 0, cursorY: 0 }, "resync");
+    expect(parseCast(text()).events.map((e) => e[1])).toEqual(["o", "o"]);
+  });
+});

@@ -1,0 +1,55 @@
+// `panescope record` as a person runs it (the built dist/cli.js): it ends by itself when the pane
+// closes, or on Ctrl-C (SIGINT), with a valid cast and a summary line on stderr.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { execa } from "execa";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { parseCast } from "../../../src/evidence/cast.js";
+import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
+
+const CLI = resolve(import.meta.dirname, "../../../dist/cli.js");
+const dir = mkdtempSync(join(tmpdir(), "panescope-record-cli-"));
+afterEach(() => killAllServers());
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function recordCli(test: TestServer, pane: string, file: string) {
+  return execa(process.execPath, [CLI, "record", pane, "-o", file, "-L", test.name], { reject: false, timeout: 30_000, stdin: "ignore" });
+}
+
+async function started(file: string): Promise<void> {
+  await waitFor(() => existsSync(file) && readFileSync(file, "utf8").includes("\n["), 15_000, "the recording's first screen");
+}
+
+describe("panescope record (command line)", () => {
+  it("ends by itself when the pane's program exits, and the cast has what it printed", { timeout: 60_000 }, async () => {
+    const test = await startServer({ cols: 40, rows: 5, command: "sh", env: { PS1: "$ " } });
+    await test.run(["split-window", "-t", "main", "sh"]); // the window outlives the recorded pane
+    const [pane = ""] = await test.run(["display-message", "-p", "-t", "main.0", "#{pane_id}"]);
+    const file = join(dir, "closes.cast");
+    const run = recordCli(test, pane, file);
+    await started(file);
+    // Printed before the exit, not with it: tmux 3.5a drops output it had not sent when the pane dies.
+    await test.run(["send-keys", "-t", pane, "-l", "echo last words\n"]);
+    await waitFor(() => readFileSync(file, "utf8").includes("last words"), 15_000, "the output in the cast");
+    await test.run(["send-keys", "-t", pane, "-l", "exit\n"]);
+    const result = await run;
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`recorded ${pane} to .*closes\\.cast: \\d+ events in [\\d.]+ s \\(${pane} closed`));
+    const output = parseCast(readFileSync(file, "utf8")).events.map((e) => e[2]).join("");
+    expect(output).toContain("last words");
+  });
+
+  it("Ctrl-C (SIGINT) ends it with exit status 0 and a cast that parses", { timeout: 60_000 }, async () => {
+    const test = await startServer({ cols: 40, rows: 5, command: "sh", env: { PS1: "$ " } });
+    const [pane = ""] = await test.run(["display-message", "-p", "-t", "main", "#{pane_id}"]);
+    const file = join(dir, "sigint.cast");
+    const run = recordCli(test, pane, file);
+    await started(file);
+    run.kill("SIGINT");
+    const result = await run;
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toMatch(/\(stopped\)/);
+    expect(parseCast(readFileSync(file, "utf8")).header).toMatchObject({ version: 2, width: 40, height: 5 });
+  });
+});
