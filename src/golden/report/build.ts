@@ -10,10 +10,20 @@ import { castFrames } from "./frames.js";
 import type { ReportItem, ReportRecording } from "./page.js";
 import { goldenScreen } from "./screens.js";
 
-/** Line `n` (1-based) of a file, or "" when it cannot be read. */
-async function lineOf(path: string, n: number): Promise<string> {
-  const text = await readFile(path, "utf8").catch(() => "");
-  return text.split("\n")[n - 1] ?? "";
+/** The most tape lines shown before the one that failed. */
+const STEPS_SHOWN = 12;
+
+/**
+ * The tape's steps that produced a snapshot (or a failure): lines `from`..`to` (1-based), numbered,
+ * at most STEPS_SHOWN ending at `to`; "" when the tape cannot be read.
+ */
+async function stepsOf(path: string, from: number, to: number): Promise<string> {
+  const lines = (await readFile(path, "utf8").catch(() => "")).split("\n");
+  const first = Math.max(from, to - STEPS_SHOWN + 1, 1);
+  const width = String(to).length;
+  const shown: string[] = [];
+  for (let n = first; n <= to && n <= lines.length; n++) shown.push(`${String(n).padStart(width)}  ${lines[n - 1] ?? ""}`);
+  return shown.join("\n");
 }
 
 function lineNumber(where: string): number {
@@ -51,11 +61,11 @@ export function failureItem(check: FailedCheck): ReportItem {
   };
 }
 
-/** A snapshot's item, or undefined when it passed (or was written). */
-export async function snapshotItem(tape: string, s: SnapshotResult): Promise<ReportItem | undefined> {
+/** A snapshot's item, or undefined when it passed (or was written); `from`: the first line of its steps. */
+export async function snapshotItem(tape: string, s: SnapshotResult, from = 1): Promise<ReportItem | undefined> {
   const d = s.decision;
   if (d.kind !== "fail" && d.kind !== "missing-in-ci") return undefined;
-  const statement = await lineOf(tape, lineNumber(s.where));
+  const statement = await stepsOf(tape, from, lineNumber(s.where));
   return failureItem({ tape, snapshot: s.name, where: s.where, statement, message: d.message, screen: s.screen, ...(s.expected === undefined ? {} : { expected: s.expected }), actual: s.actual, raw: s.raw ?? "" });
 }
 
@@ -71,13 +81,16 @@ export async function recordingOf(cast: string, file: string): Promise<ReportRec
 /** Every item of one tape's result; `castFile` names its saved recording when there is one. */
 export async function tapeItems(result: TapeResult, castFile?: string): Promise<ReportItem[]> {
   const items: ReportItem[] = [];
+  // Each snapshot's steps start after the snapshot before it; the output shown is theirs too.
+  let from = 1;
   for (const s of result.snapshots) {
-    const item = await snapshotItem(result.path, s);
+    const item = await snapshotItem(result.path, s, from);
     if (item !== undefined) items.push(item);
+    from = lineNumber(s.where) + 1;
   }
   if (result.error !== undefined) {
     const line = result.failedAt?.line ?? 0;
-    items.push({ tape: result.path, where: `${result.path}:${line}`, statement: await lineOf(result.path, line), message: result.error, raw: result.failedAt?.raw ?? "" });
+    items.push({ tape: result.path, where: `${result.path}:${line}`, statement: await stepsOf(result.path, from, line), message: result.error, raw: result.failedAt?.raw ?? "" });
   }
   const first = items[0];
   if (first !== undefined && result.cast !== undefined && castFile !== undefined) {

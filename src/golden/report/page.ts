@@ -24,7 +24,7 @@ export interface ReportItem {
   snapshot?: string;
   /** `file:line` of the statement. */
   where: string;
-  /** The tape's line there, as written. */
+  /** The tape's lines (numbered) from the step after the previous snapshot to this one. */
   statement: string;
   /** What failed: the message with the text diff, or the step's error. */
   message: string;
@@ -77,7 +77,7 @@ function itemHtml(item: ReportItem, index: number): string {
     `<section class="item fail" id="item-${index}" data-snapshot="${escapeHtml(item.snapshot ?? "")}" data-differing-cells="${diff.reduce((n, r) => n + r.end - r.start, 0)}">`,
     `<h2><span class="badge fail">FAIL</span>${escapeHtml(title)}</h2>`,
     `<div class="meta">${escapeHtml(item.where)}</div>`,
-    `<pre class="statement">${escapeHtml(item.statement)}</pre>`,
+    `<h3>steps</h3><pre class="statement">${escapeHtml(item.statement)}</pre>`,
     screens,
     `<h3>what failed</h3><pre class="message">${escapeHtml(item.message)}</pre>`,
     rawHtml(item.raw),

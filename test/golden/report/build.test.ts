@@ -37,8 +37,8 @@ describe("tapeItems", () => {
     };
     const items = await tapeItems(result, "menu.cast");
     expect(items.map((i) => [i.snapshot, i.statement, i.raw])).toEqual([
-      ["first", "snapshot first", "two\n"],
-      [undefined, 'wait "never"', "more output"],
+      ["first", '1  size 6x1\n2  run ["sh"]\n3  snapshot first', "two\n"],
+      [undefined, '5  wait "never"', "more output"],
     ]);
     expect(items[0]?.expected?.lines).toEqual(["one"]);
     expect(items[0]?.actual?.lines).toEqual(["two"]);
