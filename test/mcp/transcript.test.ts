@@ -31,6 +31,10 @@ describe("Transcript", () => {
         [3, "no_such_tool"],
       ]);
       expect(entries[0]?.result).toEqual(listed);
+      // docs/tools.md shows a line of the same shape.
+      const docs = await readFile(new URL("../../docs/tools.md", import.meta.url), "utf8");
+      const shown = JSON.parse(/## Transcripts[\s\S]*?```json\n(.*)\n```/.exec(docs)?.[1] ?? "{}") as Record<string, unknown>;
+      expect(Object.keys(shown)).toEqual(Object.keys(entries[1] ?? {}));
       expect(entries[1]?.arguments).toEqual({ paneId: "not a pane" });
       expect(entries[1]?.result).toMatchObject({ isError: true });
       for (const e of entries) {
