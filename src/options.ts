@@ -79,7 +79,7 @@ export const OPTIONS: Readonly<Record<OptionName, OptionSpec>> = {
   transcript: { value: "FILE", help: "append every tool call and its answer to FILE (JSON lines; see panescope report)" },
   output: { short: "o", value: "FILE", help: "the HTML page to write (default: FILE.jsonl with .html)" },
   report: { value: "DIR", env: "PANESCOPE_REPORT", help: "write an HTML report of the failing snapshots to DIR/index.html" },
-  record: { help: "record each tape (asciicast v2); a failing tape's .cast is kept beside the report (always on with --report)" },
+  record: { help: "record each tape (asciicast v2); failing tapes' .cast files go to the --report folder (else panescope-report/)" },
 };
 
 const PRIVATE_SERVER = (who: string): string =>
