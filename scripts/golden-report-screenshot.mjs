@@ -32,7 +32,7 @@ try {
   golden("golden");
   writeFileSync(join(dir, "golden/order.tape"), tape("2.80"));
   golden("--report", "report", "golden");
-  const browser = await chromium.launch({ executablePath: process.argv[2] ?? "/usr/bin/chromium", args: process.getuid?.() === 0 ? ["--no-sandbox"] : [] });
+  const browser = await chromium.launch({ executablePath: process.argv[2] ?? "/usr/bin/chromium", args: ["--disable-dev-shm-usage", ...(process.getuid?.() === 0 ? ["--no-sandbox"] : [])] });
   const page = await browser.newPage({ viewport: { width: 760, height: 600 }, deviceScaleFactor: 1 });
   await page.goto(pathToFileURL(join(dir, "report/index.html")).href);
   await page.locator("section.item").screenshot({ path: join(root, "docs/golden-report.png") });

@@ -45,7 +45,8 @@ describe.skipIf(!found && process.env.CI === undefined)("the golden report in ch
     expect(first.code, first.text).toBe(0);
     // The deliberate break: the program now draws TWO where the golden has two.
     await writeFile(join(dir, "tapes/broken.tape"), menu("TWO"));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ["--no-sandbox"] : [] });
+    // A container's /dev/shm is small, and root needs --no-sandbox (CI runs as root).
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--disable-dev-shm-usage", ...(process.getuid?.() === 0 ? ["--no-sandbox"] : [])] });
   });
   afterAll(async () => {
     await browser?.close();
