@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `panescope` command: parses argv into a command (src/options.ts), runs that face (MCP server,
-// demo, golden) and maps its result to an exit code. The only place that sees process.argv and exit.
+// demo, golden, report) and maps its result to an exit code. The only place that sees process.argv and exit.
 import { isPanescopeError, messageOf } from "./errors.js";
 import { parseCommand, type Command } from "./options.js";
 
@@ -32,6 +32,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./demo/main.js")).main(command.options);
     case "golden":
       return (await import("./golden/main.js")).main(command.options);
+    case "report":
+      return (await import("./mcp/report/main.js")).main(command.options);
   }
 }
 

@@ -12,6 +12,14 @@ export interface McpOptions {
   server: TmuxServerOptions;
   readOnly: boolean;
   maxWaitMs: number;
+  /** Append every tool call and answer to this file (JSON lines). */
+  transcript?: string;
+}
+
+/** `panescope report FILE.jsonl [-o FILE.html]`. */
+export interface ReportOptions {
+  transcript: string;
+  output: string;
 }
 
 export interface DemoOptions {
@@ -23,6 +31,10 @@ export interface GoldenOptions {
   update: boolean;
   checkTmux: boolean;
   listStale: boolean;
+  /** Write an HTML report of the failing snapshots into this folder (recordings included). */
+  report?: string;
+  /** Record each tape as an asciicast (.cast); a failing tape's recording is kept. */
+  record: boolean;
   tmux?: string;
   /** Tape files or folders searched for them. */
   paths: string[];
@@ -34,16 +46,17 @@ export type Command =
   /** `hint`: one line for stderr when a person runs the server in a terminal by mistake. */
   | { kind: "mcp"; options: McpOptions; hint?: string }
   | { kind: "demo"; options: DemoOptions }
-  | { kind: "golden"; options: GoldenOptions };
+  | { kind: "golden"; options: GoldenOptions }
+  | { kind: "report"; options: ReportOptions };
 
-export type CommandName = "mcp" | "demo" | "golden";
-export const COMMANDS: readonly CommandName[] = ["mcp", "demo", "golden"];
+export type CommandName = "mcp" | "demo" | "golden" | "report";
+export const COMMANDS: readonly CommandName[] = ["mcp", "demo", "golden", "report"];
 
 /** The default cap on waits; mcp/server.ts has the same default for library callers (a test checks). */
 export const MAX_WAIT_DEFAULT_MS = 30_000;
 const MAX_WAIT_LIMIT_MS = 3_600_000;
 
-type OptionName = "socket" | "socket-path" | "tmux" | "read-only" | "max-wait-ms" | "update" | "check-tmux" | "list-stale" | "help";
+type OptionName = "socket" | "socket-path" | "tmux" | "read-only" | "max-wait-ms" | "update" | "check-tmux" | "list-stale" | "help" | "transcript" | "output" | "report" | "record";
 
 export interface OptionSpec {
   short?: string;
@@ -63,6 +76,10 @@ export const OPTIONS: Readonly<Record<OptionName, OptionSpec>> = {
   "check-tmux": { help: "also compare each snapshot with tmux's own rendering (capture-pane -p)" },
   "list-stale": { help: "list golden files no snapshot of these tapes writes, and run nothing" },
   help: { short: "h", help: "this help" },
+  transcript: { value: "FILE", help: "append every tool call and its answer to FILE (JSON lines; see panescope report)" },
+  output: { short: "o", value: "FILE", help: "the HTML page to write (default: FILE.jsonl with .html)" },
+  report: { value: "DIR", env: "PANESCOPE_REPORT", help: "write an HTML report of the failing snapshots to DIR/index.html" },
+  record: { help: "record each tape (asciicast v2); failing tapes' .cast files go to the --report folder (else panescope-report/)" },
 };
 
 const PRIVATE_SERVER = (who: string): string =>
@@ -80,9 +97,9 @@ interface CommandSpec {
 
 const SPECS: Readonly<Record<CommandName, CommandSpec>> = {
   mcp: {
-    usage: "panescope [mcp] [-L NAME | -S PATH] [--tmux PATH] [--read-only] [--max-wait-ms N]",
+    usage: "panescope [mcp] [-L NAME | -S PATH] [--tmux PATH] [--read-only] [--max-wait-ms N] [--transcript FILE]",
     summary: "The stdio MCP server (the default command): an MCP client starts it and talks JSON-RPC on stdin/stdout; logs go to stderr.",
-    takes: ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "help"],
+    takes: ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "transcript", "help"],
     refuses: {},
     notes: ["Without -L/-S: tmux's default server. Flags win over the environment."],
   },
@@ -94,15 +111,22 @@ const SPECS: Readonly<Record<CommandName, CommandSpec>> = {
     notes: ["-L/-S do not apply (PANESCOPE_SOCKET/PANESCOPE_SOCKET_PATH are ignored): the demo runs its own private tmux server."],
   },
   golden: {
-    usage: "panescope golden [--update] [--check-tmux] [--list-stale] [--tmux PATH] [PATH...]",
+    usage: "panescope golden [--update] [--check-tmux] [--list-stale] [--report DIR] [--record] [--tmux PATH] [PATH...]",
     summary: "Run *.tape scenarios (default: every one under golden/) and compare their screens with golden files.",
-    takes: ["update", "check-tmux", "list-stale", "tmux", "help"],
+    takes: ["update", "check-tmux", "list-stale", "report", "record", "tmux", "help"],
     refuses: { socket: PRIVATE_SERVER("each golden scenario"), "socket-path": PRIVATE_SERVER("each golden scenario") },
     notes: [
       "PATH: *.tape files or folders searched for them. Goldens live beside the tape: <folder>/<tape name>/<snapshot>.golden.",
       "Exit status: 0 all passed, 1 some failed, 2 usage or tape errors.",
       "-L/-S do not apply (PANESCOPE_SOCKET/PANESCOPE_SOCKET_PATH are ignored): each scenario runs on its own private tmux server.",
     ],
+  },
+  report: {
+    usage: "panescope report FILE.jsonl [-o FILE.html]",
+    summary: "Render a transcript written by `panescope mcp --transcript FILE.jsonl` as one self-contained HTML page: each call, its answer and the screens.",
+    takes: ["output", "help"],
+    refuses: {},
+    notes: ["The page needs no network and no other file: open it in any browser."],
   },
 };
 
@@ -165,7 +189,7 @@ export function commandHelp(name: CommandName): string {
 
 /** `panescope --help`: every command, the server options and every environment variable. */
 export function topHelp(): string {
-  const names: OptionName[] = ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "update"];
+  const names: OptionName[] = ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "transcript", "update", "report"];
   return [
     "panescope: watch tmux panes the way a terminal shows them (an MCP server, a demo, golden-file tests)",
     "",
@@ -173,12 +197,13 @@ export function topHelp(): string {
     "  panescope [mcp] [options]              the stdio MCP server (the default): an MCP client starts it",
     "  panescope demo [--tmux PATH]           see it work, on a private tmux server",
     "  panescope golden [options] [PATH...]   run *.tape scenarios and compare their screens with goldens",
+    "  panescope report FILE.jsonl [-o HTML]  render an MCP transcript (mcp --transcript) as an HTML page",
     "  panescope record [PANE] -o FILE.cast   record a pane as an asciicast (see panescope record --help)",
     "  panescope COMMAND --help               the options of one command",
     "  panescope --version",
     "",
     "options (of mcp, unless noted):",
-    ...names.map((name) => `${optionLine(name)}${name === "tmux" ? " (every command)" : name === "update" ? " (golden)" : ""}`),
+    ...names.map((name) => `${optionLine(name)}${name === "tmux" ? " (every command)" : name === "update" || name === "report" ? " (golden)" : ""}`),
     "",
     "Each environment variable (env) stands in for its flag; a flag wins. An empty variable counts",
     `as unset; booleans are ${BOOLEAN_WORDS} (any case), anything else is refused.`,
@@ -275,6 +300,7 @@ function mcpOptions(parsed: Parsed, env: Env): McpOptions {
     readOnly: parsed.values["read-only"] === true || envBoolean(env, "PANESCOPE_READ_ONLY"),
     maxWaitMs:
       flagWait !== undefined ? waitCap(flagWait, "--max-wait-ms") : envWait !== undefined ? waitCap(envWait, "PANESCOPE_MAX_WAIT_MS") : MAX_WAIT_DEFAULT_MS,
+    ...(stringOf(parsed, "transcript") === undefined ? {} : { transcript: stringOf(parsed, "transcript") }),
   };
 }
 
@@ -283,6 +309,8 @@ function goldenOptions(parsed: Parsed, env: Env): GoldenOptions {
     update: parsed.values.update === true || envBoolean(env, "PANESCOPE_UPDATE"),
     checkTmux: parsed.values["check-tmux"] === true,
     listStale: parsed.values["list-stale"] === true,
+    ...reportDir(parsed, env),
+    record: parsed.values.record === true,
     ...tmuxOf(parsed, env),
     paths: parsed.positionals.length > 0 ? parsed.positionals : ["golden"],
   };
@@ -308,6 +336,7 @@ export function parseCommand(argv: readonly string[], env: Env, stdinIsTTY = fal
   const command = named ?? "mcp";
   const parsed = parseFor(command, named === undefined ? argv : rest);
   if (parsed === "help") return { kind: "help", text: commandHelp(command) };
+  if (command === "report") return { kind: "report", options: reportOptions(parsed) };
   if (command !== "golden" && parsed.positionals.length > 0) {
     const [word] = parsed.positionals;
     throw usageError(
@@ -323,4 +352,15 @@ export function parseCommand(argv: readonly string[], env: Env, stdinIsTTY = fal
     case "golden":
       return { kind: "golden", options: goldenOptions(parsed, env) };
   }
+}
+
+function reportDir(parsed: Parsed, env: Env): { report?: string } {
+  const report = stringOf(parsed, "report") ?? envValue(env, "PANESCOPE_REPORT");
+  return report === undefined ? {} : { report };
+}
+
+function reportOptions(parsed: Parsed): ReportOptions {
+  const [transcript, ...more] = parsed.positionals;
+  if (transcript === undefined || more.length > 0) throw usageError("report", "panescope report takes one transcript file (FILE.jsonl)");
+  return { transcript, output: stringOf(parsed, "output") ?? `${transcript.replace(/\.jsonl?$/, "")}.html` };
 }

@@ -136,7 +136,7 @@ describe("the demo command", () => {
 
 describe("the golden command", () => {
   it("defaults to the golden/ folder, no update, no cross-check", () => {
-    expect(options("golden", ["golden"]).options).toEqual({ update: false, checkTmux: false, listStale: false, paths: ["golden"] });
+    expect(options("golden", ["golden"]).options).toEqual({ update: false, checkTmux: false, listStale: false, record: false, paths: ["golden"] });
   });
 
   it("takes its flags, --tmux and paths, also after --", () => {
@@ -144,10 +144,16 @@ describe("the golden command", () => {
       update: true,
       checkTmux: true,
       listStale: false,
+      record: false,
       tmux: "/x",
       paths: ["a.tape", "-odd.tape"],
     });
     expect(options("golden", ["golden", "--list-stale", "dir"]).options).toMatchObject({ listStale: true, paths: ["dir"] });
+  });
+
+  it("takes --report DIR (or PANESCOPE_REPORT) and --record", () => {
+    expect(options("golden", ["golden", "--report", "out", "--record"]).options).toMatchObject({ report: "out", record: true });
+    expect(options("golden", ["golden"], { PANESCOPE_REPORT: "r" }).options).toMatchObject({ report: "r", record: false });
   });
 
   it.each(["1", "yes", "On", "TRUE"])("PANESCOPE_UPDATE=%s asks for an update; PANESCOPE_TMUX picks tmux", (value) => {
@@ -158,6 +164,19 @@ describe("the golden command", () => {
     expect(refused(["golden"], { PANESCOPE_UPDATE: "please" })).toContain("PANESCOPE_UPDATE must be");
     expect(refused(["golden", "-L", "x"])).toContain("each golden scenario starts and removes its own private tmux server");
     expect(refused(["golden", "--frobnicate"])).toContain("unknown option --frobnicate for panescope golden (see panescope golden --help)");
+  });
+});
+
+describe("the transcript and report commands", () => {
+  it("mcp takes --transcript FILE", () => {
+    expect(options("mcp", ["--transcript", "t.jsonl"]).options.transcript).toBe("t.jsonl");
+  });
+
+  it("report takes one transcript and names the page after it unless -o says otherwise", () => {
+    expect(options("report", ["report", "s/t.jsonl"]).options).toEqual({ transcript: "s/t.jsonl", output: "s/t.html" });
+    expect(options("report", ["report", "t.jsonl", "-o", "page.html"]).options).toEqual({ transcript: "t.jsonl", output: "page.html" });
+    expect(refused(["report"])).toMatch(/takes one transcript file/);
+    expect(refused(["report", "a.jsonl", "b.jsonl"])).toMatch(/takes one transcript file/);
   });
 });
 

@@ -21,7 +21,7 @@ const FOLD = 3;
 const BLANK_ROW = /^│ *│$/;
 const NO_EOL = "\\ No newline at end of file";
 
-type Op = { kind: " " | "-" | "+"; text: string; a: number; b: number };
+export type Op = { kind: " " | "-" | "+"; text: string; a: number; b: number };
 
 interface Lines {
   lines: string[];
@@ -37,8 +37,8 @@ function splitLines(text: string): Lines {
   return { lines, noEol };
 }
 
-/** Myers' O(ND) shortest edit script between two arrays of comparable keys. */
-function myers(a: string[], b: string[]): Op[] {
+/** Myers' O(ND) shortest edit script between two arrays of comparable keys (lines, or characters). */
+export function editScript(a: string[], b: string[]): Op[] {
   // Common prefix and suffix are cheap and cover the usual golden change (a few rows).
   let pre = 0;
   while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
@@ -116,7 +116,7 @@ export function compareGolden(expected: string, actual: string, labels: CompareL
   const b = splitLines(actual);
   // A missing final newline makes the last line differ from the same text with one.
   const key = (l: Lines): string[] => l.lines.map((line, i) => (l.noEol && i === l.lines.length - 1 ? `${line}\u0000` : line));
-  const ops = myers(key(a), key(b)).map((op) => ({ ...op, text: op.text.replace(/\u0000$/, "") }));
+  const ops = editScript(key(a), key(b)).map((op) => ({ ...op, text: op.text.replace(/\u0000$/, "") }));
 
   const out = [`--- ${labels.expected ?? "expected"}`, `+++ ${labels.actual ?? "actual"}`];
   const changes = ops.flatMap((op, i) => (op.kind === " " ? [] : [i]));

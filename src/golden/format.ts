@@ -5,7 +5,12 @@ import { PanescopeError } from "../errors.js";
 import type { Colour, ScreenSnapshot, StyleRun } from "../observe/emulator/snapshot.js";
 import { charWidth, displayWidth, visibleChar, visibleText } from "./cells.js";
 
-export const GOLDEN_VERSION = 1;
+/**
+ * v2 added `cursor: hidden`: a program that hid its cursor (curs_set(0)) pins no cursor position,
+ * so an invisible cursor that moves does not fail a golden. v1 files are still read; a v1 golden
+ * is compared with the screen written as v1 (the position pinned as before) until it is updated.
+ */
+export const GOLDEN_VERSION = 2;
 const MAGIC = "panescope golden v";
 
 /**
@@ -24,6 +29,8 @@ export interface FormatOptions {
   colors?: boolean;
   /** The snapshot name, written in the header for the reader of a diff. */
   name?: string;
+  /** Write this format version (default GOLDEN_VERSION): 1 pins a hidden cursor's position too. */
+  version?: 1 | 2;
 }
 
 export interface GoldenHeader {
@@ -35,6 +42,8 @@ export interface GoldenHeader {
   cursorY: number;
   /** The cursor stood inside masked text; its column is the start of the placeholder. */
   cursorMasked: boolean;
+  /** False for `cursor: hidden` (v2): no position is recorded, cursorX and cursorY are 0. */
+  cursorVisible: boolean;
   alternate: boolean;
   colors: boolean;
 }
@@ -154,11 +163,13 @@ export function formatGolden(snapshot: ScreenSnapshot, opts: FormatOptions = {})
   const cursorRow = rendered[snapshot.cursorY];
   const cursor = cursorRow === undefined ? { col: snapshot.cursorX, masked: false } : mapStart(cursorRow, snapshot.cursorX);
   const colors = opts.colors === true;
+  const version = opts.version ?? GOLDEN_VERSION;
 
-  const out: string[] = [`${MAGIC}${GOLDEN_VERSION}`];
+  const out: string[] = [`${MAGIC}${version}`];
   if (opts.name !== undefined) out.push(`name: ${opts.name}`);
   out.push(`size: ${cols}x${rows}`);
-  out.push(`cursor: ${cursor.col},${snapshot.cursorY}${cursor.masked ? " masked" : ""}`);
+  if (version >= 2 && !snapshot.cursorVisible) out.push("cursor: hidden");
+  else out.push(`cursor: ${cursor.col},${snapshot.cursorY}${cursor.masked ? " masked" : ""}`);
   out.push(`alternate: ${snapshot.alternate ? "yes" : "no"}`);
   out.push(`colors: ${colors ? "on" : "off"}`);
   out.push(`┌${"─".repeat(cols)}┐`);
@@ -185,16 +196,21 @@ function bad(lineNo: number, what: string): never {
   throw new PanescopeError("golden", `golden line ${lineNo}: ${what}`);
 }
 
-/** Read a golden back: header fields, framed rows and style lines. Rejects other versions. */
+/** The format version a golden's first line names, undefined when it is not a golden's first line. */
+export function goldenVersion(text: string): number | undefined {
+  const first = text.split("\n", 1)[0] ?? "";
+  const digits = first.startsWith(MAGIC) ? first.slice(MAGIC.length).trimEnd() : "";
+  return /^\d{1,6}$/.test(digits) ? Number(digits) : undefined;
+}
+
+/** Read a golden back: header fields, framed rows and style lines. Reads v1 and v2, rejects others. */
 export function parseGolden(text: string): ParsedGolden {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
   if (lines.at(-1) === "") lines.pop();
   const first = lines[0] ?? "";
-  const digits = first.startsWith(MAGIC) ? first.slice(MAGIC.length) : "";
-  const version = /^\d{1,6}$/.test(digits) ? Number(digits) : Number.NaN;
-  if (Number.isNaN(version)) bad(1, `not a panescope golden (expected "${MAGIC}${GOLDEN_VERSION}", found ${JSON.stringify(first.slice(0, 40))})`);
-  if (version !== GOLDEN_VERSION) {
-    bad(1, `golden format v${version} is not supported (this panescope reads v${GOLDEN_VERSION}); upgrade panescope or re-record with --update`);
+  const version = goldenVersion(first) ?? bad(1, `not a panescope golden (expected "${MAGIC}${GOLDEN_VERSION}", found ${JSON.stringify(first.slice(0, 40))})`);
+  if (version < 1 || version > GOLDEN_VERSION) {
+    bad(1, `golden format v${version} is not supported (this panescope reads v1 to v${GOLDEN_VERSION}); upgrade panescope or re-record with --update`);
   }
   const fields = new Map<string, string>();
   let i = 1;
@@ -210,7 +226,7 @@ export function parseGolden(text: string): ParsedGolden {
     return m ?? bad(1, `header field "${key}" missing or malformed`);
   };
   const size = need("size", /^(\d+)x(\d+)$/);
-  const cur = need("cursor", /^(\d+),(\d+)( masked)?$/);
+  const cur = need("cursor", version >= 2 ? /^(?:(\d+),(\d+)( masked)?|hidden)$/ : /^(\d+),(\d+)( masked)?$/);
   const alt = need("alternate", /^(yes|no)$/);
   const col = need("colors", /^(on|off)$/);
   const rows = Number(size[2]);
@@ -234,9 +250,10 @@ export function parseGolden(text: string): ParsedGolden {
     ...(name === undefined ? {} : { name }),
     cols: Number(size[1]),
     rows,
-    cursorX: Number(cur[1]),
-    cursorY: Number(cur[2]),
+    cursorX: Number(cur[1] ?? 0),
+    cursorY: Number(cur[2] ?? 0),
     cursorMasked: cur[3] !== undefined,
+    cursorVisible: cur[1] !== undefined,
     alternate: alt[1] === "yes",
     colors,
     lines: body,

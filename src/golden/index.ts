@@ -4,6 +4,7 @@
 export { charWidth, displayWidth, visibleChar, visibleText } from "./cells.js";
 export { compareGolden, type CompareLabels, type CompareResult } from "./compare.js";
 export { expectGolden, type ExpectGoldenOptions } from "./expect.js";
+export { goldenMatchers, type GoldenMatchers, type MatchGoldenOptions } from "./matcher.js";
 export { formatGolden, parseGolden, GOLDEN_VERSION, type FormatOptions, type GoldenHeader, type Mask, type ParsedGolden } from "./format.js";
 export { isKeyName, validateKeyName, KEY_FORMS, MAX_KEY_NAME_LENGTH, NAMED_KEYS } from "../tmux/keys.js";
 export { crossCheck, runTape, tapeError, type RunTapeOptions, type SnapshotResult, type TapeResult } from "./run.js";

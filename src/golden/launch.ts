@@ -26,6 +26,8 @@ export interface PaneSessionOptions {
   tmux?: string;
   /** Working directory of the program (default: the current one). */
   cwd?: string;
+  /** Record the pane as an asciicast from its first byte, under this title (PaneSession.cast()). */
+  record?: { title: string };
 }
 
 // The pane runs this wrapper. It waits on a tmux channel we signal once the Hub is attached, so not

@@ -7,6 +7,9 @@ import { basename, dirname, extname, isAbsolute, join, relative } from "node:pat
 import { isPanescopeError, messageOf } from "../errors.js";
 import type { GoldenOptions } from "../options.js";
 import { TmuxServer } from "../tmux/server.js";
+import { wantColour } from "./diff-colour.js";
+import { GoldenReporter, indent } from "./reporter.js";
+import { writeGoldenReport } from "./report/write.js";
 import { runTape, type TapeResult } from "./run.js";
 import { goldenPath, isCI, listStale } from "./store.js";
 import { parseTape, type Tape } from "./tape.js";
@@ -15,12 +18,18 @@ export interface GoldenIo {
   out: (line: string) => void;
   err: (line: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Text without a newline, for the live progress line (default: none). */
+  write?: (text: string) => void;
+  /** stdout is a terminal: progress is drawn in place, diffs are coloured (unless NO_COLOR). */
+  tty?: boolean;
 }
 
 const defaultIo: GoldenIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   env: process.env,
+  write: (text) => process.stdout.write(text),
+  tty: process.stdout.isTTY === true,
 };
 
 class UsageError extends Error {}
@@ -74,29 +83,6 @@ function shown(file: string): string {
   return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? file : rel;
 }
 
-function report(result: TapeResult, io: GoldenIo): void {
-  const seconds = (result.ms / 1000).toFixed(1);
-  const count = `${result.snapshots.length} snapshot${result.snapshots.length === 1 ? "" : "s"}`;
-  io.out(`${result.passed ? "PASS" : "FAIL"} ${result.path} (${count}, ${seconds}s)`);
-  for (const s of result.snapshots) {
-    const d = s.decision;
-    if (d.kind === "written") io.out(`  wrote ${s.path} (${d.reason === "new" ? "new golden" : "updated"}): review it before committing`);
-    if (d.kind === "fail" || d.kind === "missing-in-ci") io.out(indent(`${s.where} snapshot ${s.name}: ${d.message}`));
-    if (s.disagreements !== undefined && s.disagreements.length > 0) {
-      io.out(indent(`${s.where} snapshot ${s.name}: tmux's own rendering disagrees with panescope's:\n${s.disagreements.join("\n")}`));
-    }
-  }
-  if (result.error !== undefined) io.out(indent(result.error));
-}
-
-function indent(text: string): string {
-  return text
-    .trimEnd()
-    .split("\n")
-    .map((line) => `  ${line}`)
-    .join("\n");
-}
-
 /** A tape that could not be parsed: its path and every error, each `file:line: what`. */
 interface BrokenTape {
   path: string;
@@ -118,6 +104,18 @@ async function loadTapes(files: string[]): Promise<{ tapes: Tape[]; broken: Brok
   return { tapes, broken };
 }
 
+/** Where `--record` without `--report` keeps the failing tapes' recordings. */
+export const DEFAULT_REPORT_DIR = "panescope-report";
+
+/** The report page (with --report) and the failing tapes' recordings; a line says where they are. */
+async function saveEvidence(reportDir: string | undefined, results: TapeResult[], io: GoldenIo): Promise<void> {
+  const dir = reportDir ?? DEFAULT_REPORT_DIR;
+  const written = await writeGoldenReport(dir, results, { page: reportDir !== undefined, when: new Date() });
+  const casts = written.casts.length === 0 ? "" : `${written.casts.length} recording${written.casts.length === 1 ? "" : "s"} (${written.casts.map(shown).join(", ")})`;
+  if (written.page !== undefined) io.out(`report: ${shown(written.page)} (${written.items} failure${written.items === 1 ? "" : "s"}${casts === "" ? "" : `, ${casts}`})`);
+  else if (casts !== "") io.out(`recordings: ${casts}`);
+}
+
 /** The `golden` face of the CLI: 0 all passed, 1 some failed, 2 usage or tape errors (the rest still ran). */
 export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Promise<number> {
   let loaded: { tapes: Tape[]; broken: BrokenTape[] };
@@ -131,6 +129,9 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
     throw error;
   }
   const { tapes, broken } = loaded;
+  const tty = io.tty === true;
+  const columns = process.stdout.columns;
+  const reporter = new GoldenReporter({ out: io.out, write: io.write ?? (() => undefined), tty: tty && io.write !== undefined, colour: wantColour(io.env, tty), ...(columns ? { columns } : {}) });
   for (const tape of broken) io.out(`FAIL ${tape.path} (tape errors)\n${indent(tape.message)}`);
   if (options.listStale) {
     // A broken tape's snapshots are unknown: its goldens would all look stale.
@@ -153,17 +154,27 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
   if (options.update && ci) io.err("panescope golden: CI=true: --update is ignored, CI never writes goldens");
   let passed = 0;
   let failed = broken.length;
+  // A report always comes with recordings; --record alone keeps them in the default folder.
+  const record = options.record || options.report !== undefined;
+  const results: TapeResult[] = [];
   for (const tape of tapes) {
     let result: TapeResult;
+    reporter.start(tape.path);
     try {
-      result = await runTape(tape, { update: options.update, ci, checkTmux: options.checkTmux, tmux: options.tmux });
+      result = await runTape(tape, { update: options.update, ci, checkTmux: options.checkTmux, tmux: options.tmux, record, onStep: (step) => reporter.step(step) });
     } catch (error) {
       result = { path: tape.path, snapshots: [], error: `${tape.path}: ${messageOf(error)}`, passed: false, ms: 0 };
     }
-    report(result, io);
+    reporter.finish(result);
+    results.push(result);
     if (result.passed) passed++;
     else failed++;
   }
+  // Obsolete goldens are counted only when every tape's snapshots are known.
+  if (broken.length === 0) reporter.counts.obsolete = (await staleGoldens(tapes)).length;
+  const summary = reporter.summary();
+  if (summary !== undefined) io.out(summary);
+  if (record) await saveEvidence(options.report, results, io);
   io.out(`${passed} passed, ${failed} failed`);
   if (broken.length > 0) return 2;
   return failed === 0 ? 0 : 1;

@@ -4,10 +4,10 @@
 import { dirname, resolve } from "node:path";
 import { isPanescopeError, messageOf, PanescopeError } from "../errors.js";
 import type { ScreenSnapshot } from "../observe/emulator/snapshot.js";
-import { formatGolden } from "./format.js";
+import { approve } from "./approve.js";
 import { describeMatch, frameScreen, screenMatches } from "./matching.js";
 import { startPaneSession, type PaneSession, type TmuxView } from "./session.js";
-import { decide, goldenPath, readGolden, writeGolden, type Decision } from "./store.js";
+import { goldenPath, type Decision } from "./store.js";
 import type { Step, Tape, TextMatch } from "./tape.js";
 
 export interface RunTapeOptions {
@@ -23,6 +23,10 @@ export interface RunTapeOptions {
   cwd?: string;
   /** Starts the program's session (default: startPaneSession); a test can hold it until a chosen moment. */
   start?: typeof startPaneSession;
+  /** Told of each step as it starts (progress for a person watching a long run). */
+  onStep?: (step: Step) => void;
+  /** Record the pane as an asciicast (TapeResult.cast) and keep each step's output (raw). */
+  record?: boolean;
 }
 
 export interface SnapshotResult {
@@ -31,6 +35,14 @@ export interface SnapshotResult {
   where: string;
   path: string;
   decision: Decision;
+  /** The screen the snapshot took. */
+  screen: ScreenSnapshot;
+  /** The golden text on disk before the run; undefined when it was missing. */
+  expected?: string;
+  /** The screen as golden text, in the format it was compared in. */
+  actual: string;
+  /** Output printed since the previous snapshot (escapes removed); only when recording. */
+  raw?: string;
   /** Rows (and cursor) where tmux's rendering differs from panescope's; only with checkTmux. */
   disagreements?: string[];
 }
@@ -42,6 +54,10 @@ export interface TapeResult {
   error?: string;
   passed: boolean;
   ms: number;
+  /** The failing step's line, and the output printed since the last snapshot; with `error` when recording. */
+  failedAt?: { line: number; raw: string };
+  /** The recording (asciicast v2), when asked for. */
+  cast?: string;
 }
 
 /** Row-by-row differences between panescope's screen and tmux's, empty when they agree. */
@@ -105,11 +121,9 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
       throw new StepError(`${describeMatch(lastWait)} was visible but is gone after settling for ${tape.settleMs} ms; the screen:\n${frameScreen(screen.lines)}`);
     }
     const path = goldenPath(goldenDir, tape.path, step.name);
-    const actual = formatGolden(screen, { masks: tape.masks, colors: tape.colors, name: step.name });
-    const expected = await readGolden(path);
-    const decision = decide({ expected, actual, update: options.update === true, ci: options.ci === true, path });
-    if (decision.kind === "written") await writeGolden(path, actual);
-    snapshots.push({ name: step.name, where: where(step.line), path, decision, ...(disagreements === undefined ? {} : { disagreements }) });
+    const { decision, expected, actual } = await approve({ path, name: step.name, screen, masks: tape.masks, colors: tape.colors, update: options.update === true, ci: options.ci === true });
+    const raw = options.record === true ? { raw: await live.rawSince() } : {};
+    snapshots.push({ name: step.name, where: where(step.line), path, decision, screen, actual, ...raw, ...(expected === undefined ? {} : { expected }), ...(disagreements === undefined ? {} : { disagreements }) });
   };
 
   const play = async (step: Step, live: PaneSession): Promise<void> => {
@@ -148,6 +162,8 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
   };
 
   let error: string | undefined;
+  let failedAt: TapeResult["failedAt"];
+  let cast: string | undefined;
   try {
     session = await (options.start ?? startPaneSession)({
       size: tape.size,
@@ -155,20 +171,24 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
       command: tape.run.command,
       cwd: resolve(options.cwd ?? dirname(tape.path)),
       tmux: options.tmux,
+      ...(options.record === true ? { record: { title: tape.path } } : {}),
     });
     for (const step of tape.steps) {
       current = { line: step.line, text: step.kind };
+      options.onStep?.(step);
       await play(step, session);
     }
   } catch (caught) {
     const known = caught instanceof StepError || isPanescopeError(caught);
     if (!known) throw caught;
     error = `${where(current.line)} (${current.text}): ${messageOf(caught)}`;
+    if (options.record === true) failedAt = { line: current.line, raw: (await session?.rawSince().catch(() => "")) ?? "" };
   } finally {
     await session?.close();
+    cast = session?.cast();
   }
   const passed = error === undefined && snapshots.every((s) => (s.decision.kind === "pass" || s.decision.kind === "written") && (s.disagreements ?? []).length === 0);
-  return { path: tape.path, snapshots, ...(error === undefined ? {} : { error }), passed, ms: Date.now() - started };
+  return { path: tape.path, snapshots, ...(error === undefined ? {} : { error }), ...(failedAt === undefined ? {} : { failedAt }), ...(cast === undefined ? {} : { cast }), passed, ms: Date.now() - started };
 }
 
 /** A failure of runTape as an error (for callers who prefer throwing). */

@@ -13,6 +13,7 @@ import { Hub } from "../watch/hub.js";
 import { validateKeyName } from "../tmux/keys.js";
 import { describeMatch, frameScreen, screenMatches } from "./matching.js";
 import { discardLaunch, launchPane, type Launched, type PaneSessionOptions } from "./launch.js";
+import { SessionRecording } from "./recording.js";
 import type { Size, TextMatch } from "./tape.js";
 
 export interface ExitStatus {
@@ -43,6 +44,9 @@ export class PaneSession {
   private deathListeners = new Set<() => void>();
   private deadFlag = false;
   private closing: Promise<void> | undefined;
+  private recording: SessionRecording | undefined;
+  /** Where the output the next rawSince() returns begins. */
+  private rawMark = "";
 
   private constructor(
     readonly server: TmuxServer,
@@ -74,6 +78,9 @@ export class PaneSession {
       const observer = await hub.observer(paneId);
       const session = new PaneSession(server, hub, paneId, windowId, observer, launched);
       session.cursor = (await observer.read()).cursor;
+      session.rawMark = session.cursor;
+      // Before the gate opens: the recording has every byte the program prints.
+      if (options.record !== undefined) session.recording = new SessionRecording(observer, options.record.title);
       session.watchDeath(launched.died);
       await session.assertSize(options.size);
       // Watched from here on: let the program start.
@@ -180,6 +187,18 @@ export class PaneSession {
     return this.observer.snapshot();
   }
 
+  /** The program's output (escapes removed) since the last call, or since it started. */
+  async rawSince(): Promise<string> {
+    const delta = await this.observer.read(this.rawMark, { maxLines: 0 });
+    this.rawMark = delta.cursor;
+    return delta.raw;
+  }
+
+  /** The recording so far (asciicast v2 text); undefined unless started with `record`. */
+  cast(): string | undefined {
+    return this.recording?.text();
+  }
+
   /** tmux's own rendering of the pane (`capture-pane -p`) and its cursor, in one tmux call. */
   async captureTmux(): Promise<TmuxView> {
     // The cursor first: numbers only, so its record is one line and the capture every line after it.
@@ -226,6 +245,7 @@ export class PaneSession {
   /** Kills the server, removes its socket file and the temporary HOME. Safe to call twice. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.recording?.stop();
       await this.hub.close().catch(() => undefined);
       await this.server.run(["kill-server"]).catch(() => undefined);
       this.deathWaiter?.stop.abort();
@@ -266,5 +286,8 @@ export class PaneSession {
 
 /** Starts a program in a private tmux server, watched from its first byte. Always `close()` it. */
 export function startPaneSession(options: PaneSessionOptions): Promise<PaneSession> {
-  return PaneSession.start(options);
+  // Under PANESCOPE_REPORT a failing golden's report shows the session's recording.
+  const report = process.env.PANESCOPE_REPORT ?? "";
+  const title = typeof options.command === "string" ? options.command : JSON.stringify(options.command);
+  return PaneSession.start(options.record === undefined && report !== "" ? { ...options, record: { title } } : options);
 }

@@ -37,9 +37,18 @@ export async function main(options: McpOptions): Promise<number> {
   const server = new TmuxServer(options.server);
   // Loaded here, not by cli.ts's import of this file: the hub, the SDK and zod are most of start-up.
   const [{ Hub }, { createServer }, { StdioTransport }] = await Promise.all([import("../watch/hub.js"), import("./server.js"), import("./stdio-transport.js")]);
+  // Loaded only when asked for: the server's start-up stays as it was without --transcript.
+  const transcript = options.transcript === undefined ? undefined : (await import("./transcript.js")).Transcript.open(options.transcript, log);
   const hub = new Hub({ server, warn: hubWarn });
   const ownPane = ownPaneFromEnv(process.env);
-  const mcp = createServer({ hub, server, readOnly: options.readOnly, maxWaitMs: options.maxWaitMs, ...(ownPane ? { ownPane } : {}) });
+  const mcp = createServer({
+    hub,
+    server,
+    readOnly: options.readOnly,
+    maxWaitMs: options.maxWaitMs,
+    ...(ownPane ? { ownPane } : {}),
+    ...(transcript ? { wrapToolCall: (handler) => transcript.wrap(handler) } : {}),
+  });
   const transport = new StdioTransport(process.stdin, process.stdout, { warn: log });
   // Set before connect: the SDK keeps (and calls) an onclose that is already there.
   const closed = new Promise<void>((resolve) => {
@@ -61,6 +70,7 @@ export async function main(options: McpOptions): Promise<number> {
   await closed;
   await announced;
   await hub.close();
+  transcript?.close();
   log("stdin closed, bye");
   return 0;
 }

@@ -10,7 +10,7 @@ import type { OwnPane } from "./own-pane.js";
 import { RegexRunner } from "./regex-runner.js";
 import { fail } from "./results.js";
 import { listingHost } from "./tool-list.js";
-import { skipResultRecheck } from "./unchecked-results.js";
+import { skipResultRecheck, type ToolCallHandler } from "./unchecked-results.js";
 import { registerCapturePane } from "./tools/capture-pane.js";
 import { registerCaptureSince } from "./tools/capture-since.js";
 import { registerClosePane } from "./tools/close-pane.js";
@@ -32,6 +32,8 @@ export interface CreateServerOptions {
   ownPane?: OwnPane;
   /** Longest one wait_for pattern match may run before it is stopped (default 500 ms). */
   matchBudgetMs?: number;
+  /** Wraps the tools/call handler, the one path every tool call takes (a transcript records there). */
+  wrapToolCall?: (handler: ToolCallHandler) => ToolCallHandler;
 }
 
 const INSTRUCTIONS = `panescope shows you tmux panes the way a terminal shows them. The loop:
@@ -77,7 +79,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     failContext: { serverArgs: options.server.baseArgs().join(" ") },
   };
   const mcp = new McpServer({ name: "panescope", version }, { instructions: INSTRUCTIONS });
-  skipResultRecheck(mcp);
+  skipResultRecheck(mcp, options.wrapToolCall);
   const listing = listingHost(mcp);
   const host = supportedTmuxOnly(listing.host, context);
   for (const register of READ_TOOLS) register(host, context);

@@ -4,19 +4,23 @@
 // history). panescope's results come from ok() and fail() (results.ts), typed as
 // CallToolResult, and every test client checks what it receives; so tools/call is installed the
 // way every other method is (Protocol's own setRequestHandler, which still parses each request).
+// It is also the one place every tool call passes: a transcript (--transcript) wraps it here.
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, type CallToolRequest, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+/** The tools/call handler as McpServer installs it. */
+export type ToolCallHandler = (request: CallToolRequest, extra: unknown) => Promise<CallToolResult>;
 
 /** Call before the first registerTool (McpServer installs its tools/call handler then). */
-export function skipResultRecheck(mcp: McpServer): void {
+export function skipResultRecheck(mcp: McpServer, wrapCall: (handler: ToolCallHandler) => ToolCallHandler = (handler) => handler): void {
   const server = mcp.server;
   const install = server.setRequestHandler.bind(server);
   const direct = Protocol.prototype.setRequestHandler;
   server.setRequestHandler = ((schema: unknown, handler: unknown) => {
     const call = direct as (this: unknown, schema: unknown, handler: unknown) => void;
     const wrap = install as (schema: unknown, handler: unknown) => void;
-    if (schema === CallToolRequestSchema) call.call(server, schema, handler);
+    if (schema === CallToolRequestSchema) call.call(server, schema, wrapCall(handler as ToolCallHandler));
     else wrap(schema, handler);
   }) as typeof server.setRequestHandler;
 }

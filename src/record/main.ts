@@ -5,7 +5,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { isPanescopeError, messageOf } from "../errors.js";
 import type { Env } from "../options.js";
 import { TmuxServer } from "../tmux/server.js";
-import { CastRecorder } from "./recorder.js";
+import { CastRecorder } from "../evidence/recorder.js";
 import { parseRecord, RECORD_HELP, type RecordOptions } from "./options.js";
 
 /** The TERM programs in the pane were given: what the cast's output is written for. */

@@ -21,7 +21,7 @@ describe("formatGolden", () => {
     const golden = formatGolden(screen(["$ ls", "a.txt  b.txt", ""], { cursorX: 2, cursorY: 2 }), { name: "listing" });
     expect(golden).toBe(
       [
-        "panescope golden v1",
+        "panescope golden v2",
         "name: listing",
         "size: 12x3",
         "cursor: 2,2",
@@ -139,19 +139,33 @@ describe("formatGolden with masks", () => {
   it("shows control characters in a placeholder visibly", () => {
     expect(framed(formatGolden(screen(["v1"]), { masks: [{ pattern: /\d/, placeholder: "\t" }] }))[0]).toBe("│v␉          │");
   });
+
+  it("records a hidden cursor as hidden, without its position, so the invisible cursor moving changes nothing", () => {
+    // A curses menu with curs_set(0) moves its invisible cursor as it draws; no person sees it.
+    const at = (cursorX: number, cursorY: number): string => formatGolden(screen(["> one", "  two"], { cursorX, cursorY, cursorVisible: false }));
+    expect(at(0, 0)).toContain("\ncursor: hidden\n");
+    expect(at(5, 1)).toBe(at(0, 0));
+  });
+
+  it("still writes the position of a hidden cursor in the v1 format, as v1 goldens pinned it", () => {
+    const v1 = formatGolden(screen(["x"], { cursorX: 1, cursorVisible: false }), { version: 1 });
+    expect(v1.split("\n").slice(0, 2)).toEqual(["panescope golden v1", "size: 12x1"]);
+    expect(v1).toContain("\ncursor: 1,0\n");
+  });
 });
 
 describe("parseGolden", () => {
   it("reads back the header, rows and style lines formatGolden wrote", () => {
     const snap = screen(["hi", "中"], { cursorX: 3, cursorY: 1, alternate: true, styles: [{ row: 0, start: 0, end: 2, bold: true }] });
     expect(parseGolden(formatGolden(snap, { colors: true, name: "x" }))).toEqual({
-      version: 1,
+      version: 2,
       name: "x",
       cols: 12,
       rows: 2,
       cursorX: 3,
       cursorY: 1,
       cursorMasked: false,
+      cursorVisible: true,
       alternate: true,
       colors: true,
       lines: ["hi          ", "中          "],
@@ -160,8 +174,20 @@ describe("parseGolden", () => {
   });
 
   it("rejects a newer format version and says how to proceed", () => {
-    const text = formatGolden(screen(["a"])).replace("golden v1", "golden v2");
-    expect(() => parseGolden(text)).toThrow(/golden format v2 is not supported \(this panescope reads v1\); upgrade panescope or re-record with --update/);
+    const text = formatGolden(screen(["a"])).replace("golden v2", "golden v3");
+    expect(() => parseGolden(text)).toThrow(/golden format v3 is not supported \(this panescope reads v1 to v2\); upgrade panescope or re-record with --update/);
+  });
+
+  it("reads a v1 golden, and a v2 golden whose cursor is hidden", () => {
+    const v1 = parseGolden(formatGolden(screen(["a"], { cursorX: 1 }), { version: 1 }));
+    expect([v1.version, v1.cursorX, v1.cursorVisible]).toEqual([1, 1, true]);
+    const hidden = parseGolden(formatGolden(screen(["a"], { cursorX: 1, cursorVisible: false })));
+    expect([hidden.version, hidden.cursorX, hidden.cursorY, hidden.cursorVisible]).toEqual([2, 0, 0, false]);
+  });
+
+  it("refuses cursor: hidden in a v1 golden (v1 had no such value)", () => {
+    const text = formatGolden(screen(["a"], { cursorVisible: false })).replace("golden v2", "golden v1");
+    expect(() => parseGolden(text)).toThrow(/header field "cursor" missing or malformed/);
   });
 
   it.each([

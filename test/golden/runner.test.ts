@@ -1,6 +1,6 @@
 // Reading the test runner's snapshot update mode from the expect state it publishes (vitest, jest).
 import { expect as vitestExpect, describe, expect, it } from "vitest";
-import { runnerWantsUpdate } from "../../src/golden/runner.js";
+import { countInRunner, runnerWantsUpdate } from "../../src/golden/runner.js";
 
 const MATCHERS = Symbol.for("$$jest-matchers-object");
 const globalsWith = (state: unknown): object => ({ [MATCHERS]: { state } });
@@ -25,5 +25,16 @@ describe("runnerWantsUpdate", () => {
     const published = (globalThis as unknown as Record<symbol, { state?: { snapshotState?: unknown } }>)[MATCHERS];
     expect(published?.state?.snapshotState).toBe(state.snapshotState);
     expect(runnerWantsUpdate()).toBe(state.snapshotState?._updateSnapshot === "all");
+  });
+});
+
+describe("countInRunner", () => {
+  it("increments the runner's counter for the current test, and leaves any other shape alone", () => {
+    const seen: string[] = [];
+    const added = { increment: (key: string) => seen.push(key) };
+    countInRunner("added", globalsWith({ currentTestName: "menu > opens", snapshotState: { added } }));
+    expect(seen).toEqual(["panescope menu > opens"]);
+    expect(() => countInRunner("added", {})).not.toThrow();
+    expect(() => countInRunner("updated", globalsWith({ snapshotState: { updated: 3 } }))).not.toThrow();
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseCast } from "../../src/evidence/cast.js";
 import { replayCast } from "../../src/evidence/replay.js";
 import type { ScreenSnapshot } from "../../src/observe/emulator/snapshot.js";
-import { CastRecorder } from "../../src/record/recorder.js";
+import { CastRecorder } from "../../src/evidence/recorder.js";
 
 const START: ScreenSnapshot = {
   cols: 20,

@@ -5,9 +5,9 @@ import type { MissedReason, PaneExit } from "../observe/read/delta.js";
 import type { ScreenState } from "../observe/emulator/seed.js";
 import type { ScreenSnapshot } from "../observe/emulator/snapshot.js";
 import type { PaneTap, ScreenCause } from "../observe/pane/tap.js";
-import { snapshotToAnsi, stateToAnsi } from "../evidence/ansi.js";
-import { CastWriter, type CastHeader } from "../evidence/cast.js";
-import type { WidthOf } from "../evidence/grid.js";
+import { snapshotToAnsi, stateToAnsi } from "./ansi.js";
+import { CastWriter, type CastHeader } from "./cast.js";
+import type { WidthOf } from "./grid.js";
 
 export interface RecorderOptions {
   /** Seconds on a monotonic clock; the cast counts from the first event (the screen at the start). */

@@ -1,0 +1,36 @@
+// `panescope report FILE.jsonl [-o FILE.html]`: reads a transcript written by
+// `panescope mcp --transcript`, writes its HTML page, and says where. 0 written, 2 cannot read/write.
+
+import { readFile, writeFile } from "node:fs/promises";
+import type { ReportOptions } from "../../options.js";
+import { parseTranscript, renderTranscript } from "./render.js";
+
+export interface ReportIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const defaultIo: ReportIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+export async function main(options: ReportOptions, io: ReportIo = defaultIo): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(options.transcript, "utf8");
+  } catch (error) {
+    io.err(`panescope report: cannot read ${options.transcript}: ${(error as Error).message} (write one with panescope mcp --transcript FILE)`);
+    return 2;
+  }
+  const parsed = parseTranscript(text);
+  try {
+    await writeFile(options.output, renderTranscript(parsed, options.transcript));
+  } catch (error) {
+    io.err(`panescope report: cannot write ${options.output}: ${(error as Error).message} (choose another file with -o)`);
+    return 2;
+  }
+  const skipped = parsed.skipped.length === 0 ? "" : `; ${parsed.skipped.length} line(s) were not transcript entries and are left out`;
+  io.out(`wrote ${options.output}: ${parsed.entries.length} call${parsed.entries.length === 1 ? "" : "s"}${skipped}`);
+  return 0;
+}

@@ -1,0 +1,87 @@
+// --transcript: every tools/call and its answer is appended as one JSON line (start, duration,
+// tool, arguments, result with isError, or the protocol error), and `panescope report` renders
+// those lines as a page. In-process: a client linked to the server, no tmux server running.
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { main as reportMain } from "../../src/mcp/report/main.js";
+import { parseTranscript, renderTranscript } from "../../src/mcp/report/render.js";
+import { Transcript, type TranscriptEntry } from "../../src/mcp/transcript.js";
+import { link } from "../support/mcp-link.js";
+
+const dir = await mkdtemp(join(tmpdir(), "panescope-transcript-"));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe("Transcript", () => {
+  it("appends each call with its arguments and answer, in order, to what the file already held", async () => {
+    const path = join(dir, "session.jsonl");
+    await writeFile(path, "");
+    const transcript = Transcript.open(path, () => undefined);
+    const linked = await link(undefined, { wrapToolCall: (handler) => transcript.wrap(handler) });
+    try {
+      const listed = await linked.call("list_panes", {});
+      await linked.call("capture_pane", { paneId: "not a pane" });
+      await expect(linked.call("no_such_tool", {})).resolves.toMatchObject({ isError: true });
+      const lines = (await readFile(path, "utf8")).trimEnd().split("\n");
+      const entries = lines.map((line) => JSON.parse(line) as TranscriptEntry);
+      expect(entries.map((e) => [e.seq, e.tool])).toEqual([
+        [1, "list_panes"],
+        [2, "capture_pane"],
+        [3, "no_such_tool"],
+      ]);
+      expect(entries[0]?.result).toEqual(listed);
+      // docs/tools.md shows a line of the same shape.
+      const docs = await readFile(new URL("../../docs/tools.md", import.meta.url), "utf8");
+      const shown = JSON.parse(/## Transcripts[\s\S]*?```json\n(.*)\n```/.exec(docs)?.[1] ?? "{}") as Record<string, unknown>;
+      expect(Object.keys(shown)).toEqual(Object.keys(entries[1] ?? {}));
+      expect(entries[1]?.arguments).toEqual({ paneId: "not a pane" });
+      expect(entries[1]?.result).toMatchObject({ isError: true });
+      for (const e of entries) {
+        expect(Number.isNaN(Date.parse(e.start))).toBe(false);
+        expect(e.ms).toBeGreaterThanOrEqual(0);
+      }
+    } finally {
+      await linked.close();
+      transcript.close();
+    }
+  });
+
+  it("refuses at start a file it cannot open, saying what to do", () => {
+    expect(() => Transcript.open(join(dir, "missing-folder", "t.jsonl"), () => undefined)).toThrow(/--transcript .*cannot open it for appending.*name a file in a folder you can write/);
+  });
+});
+
+describe("panescope report", () => {
+  const entry = (seq: number, more: Partial<TranscriptEntry>): string =>
+    JSON.stringify({ seq, start: "2026-12-01T19:00:00.000Z", ms: 1.5, tool: "capture_pane", arguments: { paneId: "%1" }, ...more });
+
+  it("renders each call, its arguments and answer, escaped, and counts lines it could not read", () => {
+    const text = [
+      entry(1, { result: { content: [{ type: "text", text: "1|<b>hi</b>" }] } }),
+      "{ cut short",
+      entry(2, { result: { content: [{ type: "text", text: "error (unknown-pane): no %9" }], isError: true } }),
+      entry(3, { tool: "bogus", error: { message: "Tool bogus not found", code: -32602 } }),
+      "",
+    ].join("\n");
+    const parsed = parseTranscript(text);
+    expect(parsed.skipped).toEqual([2]);
+    const html = renderTranscript(parsed, "s.jsonl");
+    expect(html).toContain("1|&lt;b&gt;hi&lt;/b&gt;");
+    expect(html).not.toContain("<b>hi</b>");
+    expect(html.match(/<section class="item /g)).toHaveLength(3);
+    expect(html).toContain("3 calls, 2 answered with an error");
+    expect(html).toContain("lines not read: 2");
+    expect(html).toContain("Content-Security-Policy");
+  });
+
+  it("writes the page beside the transcript and says where", async () => {
+    const transcript = join(dir, "one.jsonl");
+    await writeFile(transcript, `${entry(1, { result: { content: [] } })}\n`);
+    const out: string[] = [];
+    const code = await reportMain({ transcript, output: join(dir, "one.html") }, { out: (l) => out.push(l), err: (l) => out.push(l) });
+    expect([code, out]).toEqual([0, [`wrote ${join(dir, "one.html")}: 1 call`]]);
+    expect(await readFile(join(dir, "one.html"), "utf8")).toMatch(/^<!doctype html>/);
+    expect(await reportMain({ transcript: join(dir, "none.jsonl"), output: join(dir, "x.html") }, { out: (l) => out.push(l), err: (l) => out.push(l) })).toBe(2);
+  });
+});
