@@ -15,7 +15,7 @@ import type { WidthPolicy } from "../widths/policy.js";
 import { PaneCursors, type PaneIdentity } from "./cursors.js";
 import { READ_CATCH_UP_MS, Replica, type OnStale } from "./replica.js";
 import { firstAnswer, newsAnswer, type Standing } from "./answer.js";
-import { Taps, type PaneTap, type ScreenCause } from "./tap.js";
+import { Taps, type PaneTap } from "./tap.js";
 
 export type { PaneIdentity } from "./cursors.js";
 export { MAX_SCREEN_BACKLOG } from "./replica.js";
