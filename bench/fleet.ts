@@ -2,7 +2,7 @@
 // dist/'s Hub, with room for all of them) vs the same process holding one pane: RSS, CPU while
 // nothing happens, and a read of any of them vs an idle read. The MCP server itself is not run
 // here: its cap on watched panes (the hub's maxPanes, 64) evicts most of such a fleet, and the
-// churn of control clients that follows crashed tmux 3.3a (docs/benchmarks.md, "500 panes").
+// churn of control clients that follows crashed tmux 3.3a before tmux/attach-turns.ts (docs/benchmarks.md).
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
