@@ -15,6 +15,7 @@ import { agents } from "./agents.js";
 import { history } from "./history.js";
 import { audit } from "./audit.js";
 import { startup } from "./startup.js";
+import { fleet } from "./fleet.js";
 
 type Figure = (quick: boolean) => Promise<Result[]>;
 
@@ -30,6 +31,7 @@ const FIGURES: Array<[string, string, Figure]> = [
   ["9", "replica audit", audit],
   ["10", "width policy", widths],
   ["11", "start-up", startup],
+  ["12", "500 panes", fleet],
 ];
 
 function machine(): Machine {

@@ -1,7 +1,7 @@
 // Pure formatting of bench results: ratios, percentiles, the printed table and the JSON document.
 // No timers, no processes: the smoke test (test/bench.test.ts) exercises exactly this file.
 
-export type Unit = "ms" | "MB/s" | "KiB" | "MiB" | "B" | "count";
+export type Unit = "ms" | "MB/s" | "KiB" | "MiB" | "B" | "count" | "% of a core";
 
 /** One line of the table: a panescope figure beside its baseline, measured in the same run. */
 export interface Result {
@@ -50,6 +50,8 @@ export function formatValue(value: number, unit: Unit): string {
       return value >= 10_000 ? `${(value / 1024).toFixed(1)} KiB` : `${Math.round(value)} B`;
     case "count":
       return String(Math.round(value));
+    case "% of a core":
+      return `${value.toFixed(2)} % of a core`;
   }
 }
 

@@ -2,8 +2,10 @@
 // last holder releases it (after an optional grace delay), dropped when its tmux client exits so
 // the next acquire starts a fresh one.
 
+import { AttachTurns } from "./attach-turns.js";
 import { ControlClient, type ControlClientOptions } from "./client.js";
 import type { TmuxServer } from "./server.js";
+import { PROBE_TIMEOUT_MS } from "./timeouts.js";
 
 export interface SessionLease {
   client: ControlClient;
@@ -31,9 +33,12 @@ export class SessionRegistry {
   /** Every entry whose client has not been closed yet, in the map or not. */
   private readonly live = new Set<Entry>();
   private readonly options: SessionRegistryOptions;
+  /** Attaches and detaches of our clients never overlap (attach-turns.ts: tmux 3.2a–3.6a crash). */
+  private readonly turns: AttachTurns;
 
   constructor(options: SessionRegistryOptions) {
     this.options = options;
+    this.turns = new AttachTurns(() => options.server.run(["display-message", "-p", ""], { timeoutMs: PROBE_TIMEOUT_MS }));
   }
 
   /** Sessions with a live (or starting) client. */
@@ -46,7 +51,7 @@ export class SessionRegistry {
     if (entry === undefined) {
       const start = this.options.start ?? ((o: ControlClientOptions) => ControlClient.start(o));
       const created: Entry = {
-        starting: start({ ...this.options.client, server: this.options.server, session }),
+        starting: this.turns.attach(() => start({ ...this.options.client, server: this.options.server, session })),
         refs: 0,
         idleTimer: undefined,
       };
@@ -110,7 +115,7 @@ export class SessionRegistry {
       entries.map(async (entry) => {
         if (entry.idleTimer !== undefined) clearTimeout(entry.idleTimer);
         const client = await entry.starting.catch(() => undefined);
-        await client?.close();
+        await client?.close(); // nothing of ours attaches after a shutdown
       }),
     );
   }
@@ -122,7 +127,7 @@ export class SessionRegistry {
       entry.idleTimer = undefined;
       if (entry.refs > 0) return;
       if (this.entries.get(session) === entry) this.entries.delete(session);
-      void client.close();
+      void this.turns.detach(() => client.close());
     };
     const grace = this.options.graceMs ?? 0;
     if (grace > 0) entry.idleTimer = setTimeout(close, grace);

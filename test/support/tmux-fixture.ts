@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { execa } from "execa";
 import { TmuxServer } from "../../src/tmux/server.js";
 import type { ControlClient } from "../../src/tmux/client.js";
 import type { ControlEvent } from "../../src/tmux/events.js";
@@ -32,6 +33,13 @@ export interface TestServer {
 
 const live = new Set<TestServer>();
 
+/**
+ * PANESCOPE_TEST_TMUX_LOG=DIR: every server started here runs with `tmux -vv` and writes its log
+ * (tmux-server-PID.log) into DIR, tmux's working directory: tmux's own account of a server that
+ * left during a test. Large (a flooding pane logs tens of MB a second) and slower, so off by default.
+ */
+const LOG_DIR = process.env.PANESCOPE_TEST_TMUX_LOG;
+
 export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
   const name = `panescope-test-${process.pid}-${randomBytes(4).toString("hex")}`;
   const server = new TmuxServer({ socketName: name });
@@ -39,7 +47,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   const env = Object.entries(options.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
   const args = ["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", String(options.cols ?? 80), "-y", String(options.rows ?? 24), ...env];
   if (options.command !== undefined) args.push(options.command);
-  await server.run(args);
+  if (LOG_DIR === undefined) await server.run(args);
+  else await execa(server.tmux, [...server.clientArgs(), "-vv", ...args], { cwd: LOG_DIR, stdin: "ignore" });
   await server.sizeNewSession(`=${session}:`, options.cols ?? 80, options.rows ?? 24);
   let killed = false;
   const test: TestServer = {
