@@ -1,4 +1,4 @@
-// The floors of design.md, enforced: imports only point down (tmux → observe → watch → faces → cli),
+// The floors of design.md, enforced: imports only point down (tmux → observe → watch → faces → daemon → cli),
 // observe/ never sees tmux/, faces never import each other, and there are no import cycles.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -14,9 +14,12 @@ function layerOf(file: string): { name: string; rank: number } {
   if (top === "tmux") return { name: "tmux", rank: 1 };
   if (top === "observe") return { name: "observe", rank: 1 };
   if (top === "watch") return { name: "watch", rank: 2 };
-  if (top === "options.ts") return { name: "options", rank: 2 };
-  if (top === "mcp" || top === "golden" || top === "demo" || top === "index.ts") return { name: top, rank: 3 };
-  if (top === "cli.ts") return { name: "cli", rank: 4 };
+  if (top === "options.ts" || top === "options") return { name: "options", rank: 2 };
+  // shell/ is a face like mcp/ (the CLI's client of the daemon: kept free of the MCP SDK, so it
+  // never imports mcp/). daemon/ sits above the faces: it serves mcp/'s server on shell/'s protocol.
+  if (top === "mcp" || top === "golden" || top === "demo" || top === "shell" || top === "index.ts") return { name: top, rank: 3 };
+  if (top === "daemon") return { name: "daemon", rank: 4 };
+  if (top === "cli.ts") return { name: "cli", rank: 5 };
   throw new Error(`src/${rel} is in no layer: add it to test/layers.test.ts`);
 }
 
