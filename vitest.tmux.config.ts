@@ -50,7 +50,7 @@ class VersionSummary implements Reporter {
 
 export default defineConfig({
   test: {
-    reporters: ["default", "./test/summary-reporter.ts", new VersionSummary()],
+    reporters: ["default", "./test/support/summary-reporter.ts", new VersionSummary()],
     projects: versions.map((version) => {
       const dir = pathFor(version);
       return {

@@ -1,5 +1,5 @@
 // Figure 7, many agents: 10 MCP clients × 10 panes of concurrent waits (capture_since waitMs and
-// wait_for), reads and send_keys on one hub (as test/integration/stress.test.ts does), while an
+// wait_for), reads and send_keys on one hub (as test/integration/mcp/stress.test.ts does), while an
 // unrelated caller reads an 11th, quiet pane back to back, each call timed from asking for a turn
 // of the event loop (in-memory transports need none; a call on a pipe would), so whatever holds the
 // loop lands in some call. Its latency during the storm vs the same calls just

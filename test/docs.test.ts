@@ -1,7 +1,7 @@
 // README and docs/ are a contract: every link resolves, the README's example answer is what the
 // observer answers, the command-line page shows the real --help and every option, and the tools
 // page names exactly the tools the server offers. (Golden and library examples run in
-// test/integration/docs-*.test.ts.)
+// test/integration/docs/*.test.ts.)
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { renderDelta, type View } from "../src/mcp/render.js";
 import { PaneObserver } from "../src/observe/pane.js";
 import { OPTIONS, topHelp } from "../src/options.js";
-import { link } from "./mcp/connect.js";
+import { link } from "./support/mcp-link.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const read = (path: string): string => readFileSync(join(ROOT, path), "utf8");

@@ -1,5 +1,7 @@
 // The tmux version matrix misses no test: every test file that starts a private tmux server (the
-// fixture's startServer) is in TMUX_DEPENDENT, so CI runs it on every tmux version.
+// fixture's startServer) is in TMUX_DEPENDENT, so CI runs it on every tmux version; and
+// `npm run test:unit` (every test not in the list) misses no pure one: a file listed outside
+// test/integration/ starts a server.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,6 +23,19 @@ describe("the tmux version matrix", () => {
     const starting = files.filter((file) => /\bstartServer\(/.test(readFileSync(join(ROOT, file), "utf8")));
     expect(starting.length).toBeGreaterThan(10);
     expect(starting.filter((file) => !matchesAny(file, TMUX_DEPENDENT))).toEqual([]);
+  });
+
+  it("lists, outside test/integration, only files that start a tmux server (the rest run in test:unit)", () => {
+    const named = files.filter((file) => !file.startsWith("test/integration/") && matchesAny(file, TMUX_DEPENDENT));
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((file) => !/\bstartServer\(/.test(readFileSync(join(ROOT, file), "utf8")))).toEqual([]);
+  });
+
+  it("lists every folder of test/integration, also ones added later (shell, evidence)", () => {
+    for (const folder of ["watch", "faults", "mcp", "golden", "cli", "docs", "tmux", "fidelity", "shell", "evidence"]) {
+      expect(matchesAny(`test/integration/${folder}/a.test.ts`, TMUX_DEPENDENT), folder).toBe(true);
+    }
+    expect(files.filter((file) => file.startsWith("test/integration/") && !matchesAny(file, TMUX_DEPENDENT))).toEqual([]);
   });
 
   it("lists no file that is not there", () => {

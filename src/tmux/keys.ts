@@ -10,7 +10,7 @@
 // and the bytes were the same everywhere. Sources: key-string.c (name → key code: 3.2a–3.4 refuse
 // C- on keys without a control form; 3.4+ read `0x1`..`0x1f` directly) and input-keys.c (key code →
 // bytes: without extended keys only arrows, Home/End, PageUp/PageDown, Insert/Delete and F1–F12
-// have S- and C- forms; 3.5 rewrote it and dropped M- from BTab). test/integration/keys-tmux.test.ts
+// have S- and C- forms; 3.5 rewrote it and dropped M- from BTab). test/integration/tmux/keys.test.ts
 // re-checks every accepted name on each tmux.
 
 import { PanescopeError } from "../errors.js";

@@ -5,8 +5,8 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { PaneObserver } from "../../src/observe/pane.js";
 import { ControlParser } from "../../src/tmux/protocol.js";
-import { scenarios } from "./scenarios.js";
-import { loadRecordings, type Recording } from "./stream.js";
+import { scenarios } from "../support/fidelity/scenarios.js";
+import { loadRecordings, type Recording } from "../support/fidelity/stream.js";
 import { prng } from "../support/prng.js";
 
 const RUNS = 20;

@@ -7,8 +7,8 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killAllServers, startServer, type TestServer } from "../integration/tmux-fixture.js";
-import { link, textOf, type Linked } from "./connect.js";
+import { killAllServers, startServer, type TestServer } from "../support/tmux-fixture.js";
+import { link, textOf, type Linked } from "../support/mcp-link.js";
 
 const SEED = Number(process.env.PANESCOPE_FUZZ_SEED ?? 20_251_111);
 const RUNS = Number(process.env.PANESCOPE_FUZZ_RUNS ?? 200);

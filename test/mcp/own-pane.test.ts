@@ -7,8 +7,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ownPaneFromEnv, type OwnPane } from "../../src/mcp/own-pane.js";
 import { TmuxServer } from "../../src/tmux/server.js";
-import { killAllServers, socketFile, startServer, type TestServer } from "../integration/tmux-fixture.js";
-import { link, textOf, type Linked } from "./connect.js";
+import { killAllServers, socketFile, startServer, type TestServer } from "../support/tmux-fixture.js";
+import { link, textOf, type Linked } from "../support/mcp-link.js";
 
 describe("ownPaneFromEnv", () => {
   it("reads TMUX_PANE and the socket and pid from TMUX, whose socket path may contain commas", () => {

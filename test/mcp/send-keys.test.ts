@@ -3,8 +3,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { typingOf } from "../../src/mcp/typing.js";
-import { killAllServers, startServer, type TestServer } from "../integration/tmux-fixture.js";
-import { link, textOf, type Linked } from "./connect.js";
+import { killAllServers, startServer, type TestServer } from "../support/tmux-fixture.js";
+import { link, textOf, type Linked } from "../support/mcp-link.js";
 
 const linked: Linked[] = [];
 afterEach(async () => {

@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { TmuxServer } from "../../src/tmux/server.js";
-import { killAllServers, startServer, type TestServer } from "../integration/tmux-fixture.js";
-import { link, textOf, type Linked } from "./connect.js";
+import { killAllServers, startServer, type TestServer } from "../support/tmux-fixture.js";
+import { link, textOf, type Linked } from "../support/mcp-link.js";
 
 /** vi.waitFor gives up after 1 s by default, which a slow, busy machine can miss: conditions get 10 s. */
 const SETTLE = { timeout: 10_000, interval: 20 };

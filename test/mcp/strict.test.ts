@@ -3,7 +3,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { nearest } from "../../src/mcp/strict.js";
-import { link, textOf, type Linked } from "./connect.js";
+import { link, textOf, type Linked } from "../support/mcp-link.js";
 
 const linked: Linked[] = [];
 afterEach(async () => {

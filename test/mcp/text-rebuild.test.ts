@@ -10,8 +10,8 @@ import { describe, expect, it } from "vitest";
 import { renderDelta } from "../../src/mcp/render.js";
 import { PaneObserver } from "../../src/observe/pane.js";
 import { ControlParser } from "../../src/tmux/protocol.js";
-import { scenarios } from "../fidelity/scenarios.js";
-import { loadRecordings } from "../fidelity/stream.js";
+import { scenarios } from "../support/fidelity/scenarios.js";
+import { loadRecordings } from "../support/fidelity/stream.js";
 import { TextScreen } from "../support/rebuild.js";
 import { prng } from "../support/prng.js";
 

@@ -7,8 +7,8 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { listingHost, toolList } from "../../src/mcp/tool-list.js";
 import { z } from "zod";
-import { killAllServers, startServer, waitFor } from "../integration/tmux-fixture.js";
-import { link, textOf, type Linked } from "./connect.js";
+import { killAllServers, startServer, waitFor } from "../support/tmux-fixture.js";
+import { link, textOf, type Linked } from "../support/mcp-link.js";
 
 const linked: Linked[] = [];
 afterEach(async () => {

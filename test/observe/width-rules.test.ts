@@ -1,11 +1,11 @@
 // The width policy of each tmux version, applied by a headless screen: the columns every sample
-// takes (measured on tmux 3.2a–3.7c, test/fidelity/width-samples.ts), the rules' switches, and
+// takes (measured on tmux 3.2a–3.7c, test/support/width-samples.ts), the rules' switches, and
 // the ASCII fast path.
 import { describe, expect, it } from "vitest";
 import { Screen } from "../../src/observe/screen.js";
 import { widthPolicy, type WidthFacts } from "../../src/observe/width-policy.js";
 import { rulesFor } from "../../src/observe/width-table.js";
-import { KNOWN_DIFFERENCES, WIDTH_SAMPLES, columnsOf, versionNumber } from "../fidelity/width-samples.js";
+import { KNOWN_DIFFERENCES, WIDTH_SAMPLES, columnsOf, versionNumber } from "../support/width-samples.js";
 
 /** Columns `text` takes after an "x" on a screen with this policy (undefined: xterm's Unicode 11). */
 async function columns(text: string, facts?: WidthFacts): Promise<number> {

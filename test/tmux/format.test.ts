@@ -1,12 +1,12 @@
 // TmuxFormat: named fields asked in one format and read back exactly, whatever each tmux version
-// does to command output. tmux's printing is reimplemented in tmux-output.ts; the real thing is
-// checked on every version by test/integration/hostile-values.test.ts.
+// does to command output. tmux's printing is reimplemented in test/support/tmux-output.ts; the real thing is
+// checked on every version by test/integration/tmux/hostile-values.test.ts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isPanescopeError } from "../../src/errors.js";
 import { decodeValue, TmuxFormat } from "../../src/tmux/format.js";
 import { TmuxVersion } from "../../src/tmux/version.js";
-import { stored, storedSessionName, tmuxPrints, VERSIONS, type Version } from "./tmux-output.js";
+import { stored, storedSessionName, tmuxPrints, VERSIONS, type Version } from "../support/tmux-output.js";
 
 const FIELDS = {
   id: "pane_id",

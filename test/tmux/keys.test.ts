@@ -1,6 +1,6 @@
 // Key name validation: tmux key names pass in canonical spelling; anything some supported tmux
 // would type as text, send without a modifier, or send differently is refused with the accepted
-// forms. test/integration/keys-tmux.test.ts checks the accepted names against each real tmux.
+// forms. test/integration/tmux/keys.test.ts checks the accepted names against each real tmux.
 import { describe, expect, it } from "vitest";
 import { isPanescopeError } from "../../src/errors.js";
 import { isKeyName, validateKeyName } from "../../src/tmux/keys.js";

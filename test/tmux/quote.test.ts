@@ -1,5 +1,5 @@
 // quoteArg / commandLine: any string becomes exactly one tmux argument and never a second command.
-// The real-server round trip of the same property lives in test/integration/tmux-client.test.ts.
+// The real-server round trip of the same property lives in test/integration/tmux/client.test.ts.
 
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";

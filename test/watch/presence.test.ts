@@ -1,6 +1,6 @@
 // The presence look of tmux 3.2a–3.6a (watch/presence.ts): only for a quiet pane, at most once a
 // second, shared by concurrent readers, repeated while a reader waits (the live check:
-// integration/follow.test.ts, "a move tmux tells a control client nothing about").
+// integration/watch/follow.test.ts, "a move tmux tells a control client nothing about").
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Presence, PRESENCE_INTERVAL_MS } from "../../src/watch/presence.js";
 

@@ -1,7 +1,7 @@
 // Reading tmux's answers about a pane: the seed probe and the short liveness question.
 import { describe, expect, it } from "vitest";
 import { livenessCommand, parseLiveness, parseProbe, PROBE, seedCommands } from "../../src/watch/probe.js";
-import { tmuxPrints } from "../tmux/tmux-output.js";
+import { tmuxPrints } from "../support/tmux-output.js";
 
 const ZEROS = Object.fromEntries(["pane_width", "pane_height", "cursor_x", "cursor_y", "alternate_on", "alternate_saved_x", "alternate_saved_y", "scroll_region_upper", "scroll_region_lower", "history_size", "pane_dead", "pane_pid", "pid", "start_time"].map((name) => [name, "0"]));
 /** The probe's display line as tmux 3.4 prints it (the version that escapes most). */

@@ -1,0 +1,68 @@
+// Start-up loads only what the command needs (issue 28): `--version` and `--help` none of the MCP
+// SDK, zod, xterm or execa; the MCP server no xterm until a pane is watched and no regex worker
+// until a pattern. Each run of the BUILT dist/cli.js is preloaded with test/support/record-loads.mjs,
+// which lists every module it loaded and every worker thread it started.
+// What is loaded, not how long it took: the figure is the bench's (figure 11), never a test's.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { execa } from "execa";
+import { afterAll, describe, expect, it } from "vitest";
+
+const CLI = resolve(import.meta.dirname, "../../../dist/cli.js");
+const RECORDER = resolve(import.meta.dirname, "../../support/record-loads.mjs");
+const dir = mkdtempSync(join(tmpdir(), "panescope-startup-"));
+const HEAVY = ["@modelcontextprotocol/sdk", "/zod/", "@xterm/", "/execa/"];
+let runs = 0;
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs dist/cli.js with `args` and `input` on stdin; resolves with its stdout and every module it loaded. */
+async function run(args: string[], input = ""): Promise<{ stdout: string; loaded: string[] }> {
+  const file = join(dir, `loads-${++runs}`);
+  const env = { RECORD_LOADS: file, PANESCOPE_SOCKET: `panescope-startup-test-${process.pid}`, PANESCOPE_SOCKET_PATH: "", PANESCOPE_TMUX: "" };
+  const result = await execa(process.execPath, ["--import", RECORDER, CLI, ...args], { input, env, timeout: 30_000 });
+  return { stdout: result.stdout, loaded: readFileSync(file, "utf8").split("\n").filter(Boolean) };
+}
+
+const heavyIn = (loaded: string[]): string[] => loaded.filter((path) => HEAVY.some((name) => path.includes(name)));
+
+describe("start-up", () => {
+  it("panescope --version loads none of the MCP SDK, zod, xterm or execa", async () => {
+    const { stdout, loaded } = await run(["--version"]);
+    expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
+    expect(loaded.some((path) => path.endsWith("/dist/cli.js"))).toBe(true); // the recorder saw the run
+    expect(heavyIn(loaded)).toEqual([]);
+  });
+
+  it("panescope --help and mcp --help load none of the MCP SDK, zod, xterm or execa", async () => {
+    for (const args of [["--help"], ["mcp", "--help"], ["golden", "--help"]]) {
+      const { stdout, loaded } = await run(args);
+      expect(stdout).toContain("usage:");
+      expect(loaded.some((path) => path.endsWith("/dist/options.js"))).toBe(true);
+      expect(heavyIn(loaded), args.join(" ")).toEqual([]);
+    }
+  });
+
+  it("the MCP server answers initialize and tools/list without loading xterm or starting a regex worker", async () => {
+    const requests = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "startup-test", version: "0" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
+    ];
+    // stdin ends after the requests: the server answers them, then exits (nothing was watched).
+    const { stdout, loaded } = await run(["mcp"], requests.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    const answers = stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { id: number; result?: { tools?: unknown[] } });
+    expect(answers.map((a) => a.id)).toEqual([1, 2]);
+    expect(answers[1]?.result?.tools?.length).toBeGreaterThan(0);
+    expect(loaded.some((path) => path.includes("@modelcontextprotocol/sdk"))).toBe(true);
+    expect(loaded.filter((path) => path.includes("@xterm/") || path === "worker_threads.Worker")).toEqual([]);
+  });
+
+  it("the recorder sees a worker thread start (so the check above can fail)", async () => {
+    const file = join(dir, "loads-worker");
+    const script = 'const { Worker } = await import("node:worker_threads"); new Worker("", { eval: true });';
+    await execa(process.execPath, ["--import", RECORDER, "--input-type=module", "-e", script], { env: { RECORD_LOADS: file }, timeout: 30_000 });
+    expect(readFileSync(file, "utf8").split("\n")).toContain("worker_threads.Worker");
+  });
+});

@@ -1,0 +1,64 @@
+// Panes panescope opens: the command starts only once watched (no output lost, also of a command
+// that ends at once), the pane keeps its last screen and exit status until close_pane, and what
+// open_pane could not do is an error, not "opened".
+import { afterEach, describe, expect, it } from "vitest";
+import { closeAll, connect, isErrorText, texts, type Capture } from "../../support/mcp-hub.js";
+import { killAllServers, startServer } from "../../support/tmux-fixture.js";
+
+afterEach(async () => {
+  await closeAll();
+  await killAllServers();
+});
+
+interface Opened {
+  paneId: string;
+  exitStatus?: number;
+}
+
+describe("open_pane, and the end of what it started", () => {
+  it("a command that ends at once keeps its output, screen and exit status; close_pane says it had ended", { timeout: 60_000 }, async () => {
+    const test = await startServer();
+    const mcp = await connect(test.server);
+    const opened = await mcp.call("open_pane", { command: "echo instant; exit 4", session: "work" });
+    expect(isErrorText(opened)).toBeUndefined();
+    const { paneId } = opened.structuredContent as unknown as Opened;
+    // Read it later, as an agent would: not unknown-pane, the output is there, the end is known.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    let delta: Capture = await mcp.capture({ paneId });
+    expect(texts(delta)).toContain("instant");
+    if (!delta.closed) [delta] = (await mcp.captureUntil(delta, (d) => d.closed)).slice(-1) as [Capture];
+    expect(delta).toMatchObject({ closed: true, exit: { status: 4 } });
+    const listed = (await mcp.call("list_panes")).structuredContent as { panes: { paneId: string; exitStatus?: number }[] };
+    expect(listed.panes.find((p) => p.paneId === paneId)).toMatchObject({ exitStatus: 4 });
+    const closed = await mcp.call("close_pane", { paneId });
+    expect(closed.structuredContent).toMatchObject({ paneId, ended: true, exitStatus: 4 });
+    expect(isErrorText(closed)).toBeUndefined();
+  });
+
+  it("wait_for closed ends with the exit status, also of an interactive shell told to exit", { timeout: 60_000 }, async () => {
+    const test = await startServer();
+    // tmux's default-shell is the one open_pane runs; a plain sh starts at once (no rc files).
+    await test.run(["set-option", "-g", "default-shell", "/bin/sh"]);
+    const mcp = await connect(test.server);
+    const opened = await mcp.call("open_pane", { command: "sleep 0.5; exit 3", session: "work" });
+    const { paneId } = opened.structuredContent as unknown as Opened;
+    const waited = await mcp.call("wait_for", { paneId, closed: true, timeoutMs: 20_000 });
+    expect(waited.structuredContent).toMatchObject({ outcome: "closed", closed: true, exit: { status: 3 } });
+    const shell = (await mcp.call("open_pane", { session: "work" })).structuredContent as unknown as Opened;
+    await mcp.call("send_keys", { paneId: shell.paneId, text: "exit 5", enter: true });
+    const ended = await mcp.call("wait_for", { paneId: shell.paneId, closed: true, timeoutMs: 20_000 });
+    expect(ended.structuredContent).toMatchObject({ outcome: "closed", exit: { status: 5 } });
+  });
+
+  it("a cwd that does not exist and a command that cannot start are errors that say why", { timeout: 60_000 }, async () => {
+    const test = await startServer();
+    const mcp = await connect(test.server);
+    const badCwd = await mcp.call("open_pane", { command: "pwd", cwd: "/nonexistent/dir", session: "work" });
+    expect(isErrorText(badCwd)).toMatch(/bad-input.*\/nonexistent\/dir.*not a directory/s);
+    const before = (await test.run(["list-panes", "-a", "-F", "#{pane_id}"])).length;
+    const notFound = await mcp.call("open_pane", { command: "no-such-command-panescope", session: "work" });
+    expect(isErrorText(notFound)).toMatch(/could not start \(exit status 127.*no-such-command-panescope/s);
+    // The failed pane is not left behind.
+    expect((await test.run(["list-panes", "-a", "-F", "#{pane_id}"])).length).toBe(before);
+  });
+});

@@ -1,0 +1,82 @@
+// The BUILT panescope (dist/cli.js) fed a 100 MB JSON-RPC line on stdin: it answers that request
+// with an error, keeps serving, and its memory does not grow with the line (npm test builds first).
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const CLI = join(import.meta.dirname, "..", "..", "..", "dist", "cli.js");
+const stateDir = mkdtempSync(join(tmpdir(), "panescope-state-"));
+let child: ChildProcessWithoutNullStreams;
+let stderr = "";
+const waiting = new Map<number, (message: Record<string, unknown>) => void>();
+
+function answer(id: number): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => waiting.set(id, resolve));
+}
+
+async function write(data: string | Buffer): Promise<void> {
+  if (!child.stdin.write(data)) await new Promise((resolve) => child.stdin.once("drain", resolve));
+}
+
+/** Peak and current resident memory of the child, in KiB (Linux /proc). */
+function memory(): { peak: number; now: number } {
+  const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
+  return { peak: kib("VmHWM"), now: kib("VmRSS") };
+}
+
+beforeAll(async () => {
+  child = spawn(process.execPath, [CLI, "--socket", `panescope-none-${process.pid}`], { env: { XDG_STATE_HOME: stateDir, PATH: process.env.PATH ?? "" } });
+  child.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString()));
+  let out = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+    const lines = out.split("\n");
+    out = lines.pop() ?? "";
+    for (const line of lines) {
+      const message = JSON.parse(line) as { id?: number };
+      if (typeof message.id === "number") waiting.get(message.id)?.(message);
+    }
+  });
+  const init = answer(1);
+  await write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`);
+  await init;
+  await write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+});
+
+afterAll(() => {
+  child.kill();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+describe("stdio framing", () => {
+  it("answers a 100 MB request with an error naming the limit, in bounded memory, and keeps serving", async () => {
+    const listed = answer(3);
+    await write(`${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" })}\n`);
+    await listed; // warm: the first tools/list builds the schemas
+    const before = memory();
+    const refused = answer(2);
+    const started = Date.now();
+    await write('{"method":"tools/call","params":{"name":"send_keys","arguments":{"paneId":"%0","text":"');
+    const mib = Buffer.alloc(1024 * 1024, "a");
+    for (let i = 0; i < 100; i++) await write(mib);
+    await write('"}},"jsonrpc":"2.0","id":2}\n');
+    const error = await refused;
+    const seconds = (Date.now() - started) / 1000;
+    const after = memory();
+    expect(error).toMatchObject({ id: 2, error: { code: -32600, message: expect.stringContaining("over this server's limit of 4194304 bytes") } });
+    const again = answer(4);
+    await write(`${JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/list" })}\n`);
+    expect(((await again).result as { tools: unknown[] }).tools.length).toBe(7);
+    expect(stderr).toMatch(/answered request 2 with an error: its 104857\d\d\d-byte message is over/);
+    const growth = Math.max(0, after.peak - Math.max(before.peak, before.now)) / 1024;
+    console.log(`100 MB line skipped in ${seconds.toFixed(2)} s; RSS ${(before.now / 1024).toFixed(0)} → ${(after.now / 1024).toFixed(0)} MiB, peak grew ${growth.toFixed(1)} MiB`);
+    // Garbage chunks (64 KiB each) are freed in GC batches: growth is churn, not the line (that is
+    // 100 MiB). Churn is V8's to bound, not ours: it collects once external memory has grown by tens
+    // of MiB, later when the machine is busy (34–43 MiB here, 66 MiB once with both cores pinned).
+    // What this proves is that the line is never held: growth stays well under the line's size.
+    expect(growth).toBeLessThan(90);
+  });
+});

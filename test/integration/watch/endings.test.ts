@@ -1,0 +1,113 @@
+// However panescope ends — its client closes stdin, SIGTERM, SIGKILL, SIGKILL while it hangs, a
+// crash — none of its tmux control clients stays attached and the user's tmux server lives on, even
+// while a watched pane floods. Runs the BUILT panescope (dist/cli.js) on a private tmux server.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa, type ResultPromise } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
+
+const CLI = join(import.meta.dirname, "..", "..", "..", "dist", "cli.js");
+const stateDir = mkdtempSync(join(tmpdir(), "panescope-state-"));
+
+afterEach(killAllServers);
+
+interface Running {
+  process: ResultPromise<{ stdin: "pipe"; stdout: "pipe"; stderr: "pipe"; reject: false }>;
+  /** Resolves with the JSON-RPC response of the given id. */
+  response(id: number): Promise<unknown>;
+  send(message: object): void;
+}
+
+function startPanescope(t: TestServer): Running {
+  const child = execa(process.execPath, [CLI, "--socket", t.name], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    reject: false,
+    env: { XDG_STATE_HOME: stateDir },
+  });
+  let out = "";
+  const waiting = new Map<number, (value: unknown) => void>();
+  child.stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+    for (let nl = out.indexOf("\n"); nl !== -1; nl = out.indexOf("\n")) {
+      const message = JSON.parse(out.slice(0, nl)) as { id?: number };
+      out = out.slice(nl + 1);
+      if (message.id !== undefined) waiting.get(message.id)?.(message);
+    }
+  });
+  return {
+    process: child,
+    send: (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`),
+    response: (id) => new Promise((resolve) => waiting.set(id, resolve)),
+  };
+}
+
+/** A flooding pane being watched by a running panescope, which holds a control client for it. */
+async function watchFlood(): Promise<{ t: TestServer; panescope: Running }> {
+  const t = await startServer({ command: "yes panescope-flood" });
+  const [pane = ""] = await t.run(["display-message", "-p", "-t", "main", "#{pane_id}"]);
+  const panescope = startPanescope(t);
+  panescope.send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "endings", version: "0" } } });
+  await panescope.response(1);
+  panescope.send({ method: "notifications/initialized" });
+  panescope.send({ id: 2, method: "tools/call", params: { name: "capture_since", arguments: { paneId: pane } } });
+  await panescope.response(2);
+  expect(await controlClients(t)).toHaveLength(1);
+  return { t, panescope };
+}
+
+async function controlClients(t: TestServer): Promise<string[]> {
+  const lines = await t.run(["list-clients", "-F", "#{client_control_mode} #{client_pid}"]);
+  return lines.filter((line) => line.startsWith("1 "));
+}
+
+/** No control client left on the server, no `tmux -C` process of ours left, and the server answers. */
+async function expectNothingLeft(t: TestServer): Promise<void> {
+  await waitFor(async () => (await controlClients(t)).length === 0, 10_000, "panescope's control client to go");
+  const ours = await execa("pgrep", ["-f", "--", `-L ${t.name} -C`], { reject: false });
+  expect(ours.stdout).toBe("");
+  expect(await t.run(["display-message", "-p", "alive"])).toEqual(["alive"]);
+}
+
+describe("however panescope ends, it leaves tmux as it was", () => {
+  it("its client closes stdin", async () => {
+    const { t, panescope } = await watchFlood();
+    panescope.process.stdin.end();
+    expect((await panescope.process).exitCode).toBe(0);
+    await expectNothingLeft(t);
+  });
+
+  it("SIGTERM", async () => {
+    const { t, panescope } = await watchFlood();
+    panescope.process.kill("SIGTERM");
+    await panescope.process;
+    await expectNothingLeft(t);
+  });
+
+  it("SIGKILL", async () => {
+    const { t, panescope } = await watchFlood();
+    panescope.process.kill("SIGKILL");
+    await panescope.process;
+    await expectNothingLeft(t);
+  });
+
+  it("SIGKILL after it hung long enough for tmux to queue output for it", async () => {
+    const { t, panescope } = await watchFlood();
+    panescope.process.kill("SIGSTOP");
+    // The fault itself: a hung panescope, while tmux's queue for it fills up.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    panescope.process.kill("SIGKILL");
+    await panescope.process;
+    await expectNothingLeft(t);
+  });
+
+  it("a crash (SIGABRT)", async () => {
+    const { t, panescope } = await watchFlood();
+    panescope.process.kill("SIGABRT");
+    await panescope.process;
+    await expectNothingLeft(t);
+  });
+});

@@ -1,0 +1,195 @@
+// The hub against a real, private tmux server: seeding, deltas, alternate screen, mid-stream watch.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Delta } from "../../../src/observe/delta.js";
+import { Hub } from "../../../src/watch/hub.js";
+import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
+
+const hubs: Hub[] = [];
+afterEach(async () => {
+  await Promise.all(hubs.splice(0).map((hub) => hub.close()));
+  await killAllServers();
+});
+
+function hubFor(test: TestServer, options: Partial<ConstructorParameters<typeof Hub>[0]> = {}): Hub {
+  const hub = new Hub({ server: test.server, key: randomBytes(32), ...options });
+  hubs.push(hub);
+  return hub;
+}
+
+async function paneOf(test: TestServer): Promise<string> {
+  const [pane] = await test.run(["display-message", "-p", "-t", test.session, "#{pane_id}"]);
+  return pane ?? "";
+}
+
+async function screenOf(test: TestServer, pane: string): Promise<string[]> {
+  const lines = await test.run(["capture-pane", "-p", "-t", pane]);
+  return lines;
+}
+
+/** Reads with waitMs until `done(delta)`; returns every delta. */
+async function readUntil(hub: Hub, start: Delta, done: (delta: Delta) => boolean, limit = 200): Promise<Delta[]> {
+  const deltas: Delta[] = [];
+  let cursor = start.cursor;
+  for (let i = 0; i < limit; i++) {
+    const delta = await hub.capture({ cursor, waitMs: 5000 });
+    deltas.push(delta);
+    cursor = delta.cursor;
+    if (done(delta)) return deltas;
+  }
+  throw new Error("readUntil: condition never held");
+}
+
+describe("Hub", () => {
+  it("the first read of a pane that already has content shows tmux's screen", async () => {
+    const test = await startServer({ cols: 60, rows: 8, command: "printf 'one\\ntwo\\n\\033[31mred\\033[0m three'; sleep 60" });
+    const pane = await paneOf(test);
+    await waitFor(async () => (await screenOf(test, pane)).some((l) => l.includes("three")));
+    const hub = hubFor(test);
+    const first = await hub.capture({ paneId: pane });
+    expect(first.first).toBe(true);
+    expect(first.rows.map((r) => r.text)).toEqual(["one", "two", "red three"]);
+    expect(first.screen).toMatchObject({ cols: 60, rows: 8, cursorX: 9, cursorY: 2, alternate: false });
+  });
+
+  it("a progress bar is one changed row, a scrolling log its new lines", async () => {
+    const test = await startServer({ cols: 40, rows: 6, command: "sh", env: { PS1: "$ " } });
+    const pane = await paneOf(test);
+    const hub = hubFor(test);
+    const start = await hub.capture({ paneId: pane });
+    await test.run(["send-keys", "-t", pane, "-l", "clear; for i in $(seq 1 50); do printf '\\r%d%%' $i; done; echo; echo done\n"]);
+    const bar = await readUntil(hub, start, (d) => d.rows.some((r) => r.text === "done"));
+    const barRows = new Map(bar.flatMap((d) => d.rows).map((r) => [r.line, r.text]));
+    expect([...barRows.values()].filter((t) => /%$|^done$/.test(t))).toEqual(["50%", "done"]);
+    const before = bar[bar.length - 1] as Delta;
+    await test.run(["send-keys", "-t", pane, "-l", "seq 1 30\n"]);
+    const log = await readUntil(hub, before, (d) => d.rows.some((r) => r.text === "30"));
+    const logRows = log.flatMap((d) => d.rows).filter((r) => /^\d+$/.test(r.text));
+    expect(logRows.map((r) => r.text)).toEqual(Array.from({ length: 30 }, (_, i) => String(i + 1)));
+    // Absolute line numbers: consecutive, so the log's lines are reported once each, never the screen again.
+    const lines = logRows.map((r) => r.line);
+    expect(lines).toEqual(Array.from({ length: 30 }, (_, i) => (lines[0] ?? 0) + i));
+  });
+
+  it("a pane whose process is replaced answers an old cursor as missed, respawned", async () => {
+    const test = await startServer({ cols: 40, rows: 6, command: "echo first; sleep 60" });
+    const pane = await paneOf(test);
+    const hub = hubFor(test);
+    const old = await hub.capture({ paneId: pane });
+    await test.run(["respawn-pane", "-k", "-t", pane, "echo second; sleep 60"]);
+    await waitFor(async () => (await screenOf(test, pane)).includes("second"));
+    // A read answers from output tmux has confirmed as the watched process's; the respawn is known
+    // once tmux answers the confirmation (or its subscription says so): a waiting read sees it then.
+    const delta = await hub.capture({ cursor: old.cursor, waitMs: 10_000 });
+    expect(delta).toMatchObject({ missed: true, reason: "respawned", first: true });
+    expect(delta.rows.map((r) => r.text)).toContain("second");
+  });
+
+  it("vim opening is flagged alternate with the whole screen, and the screen equals tmux's", async () => {
+    const test = await startServer({ cols: 50, rows: 10, command: "sh", env: { PS1: "$ ", TERM: "xterm-256color" } });
+    const pane = await paneOf(test);
+    const hub = hubFor(test);
+    const start = await hub.capture({ paneId: pane });
+    await test.run(["send-keys", "-t", pane, "-l", "vim -u NONE -N /dev/null\n"]);
+    const deltas = await readUntil(hub, start, (d) => d.screen.alternate && d.rows.some((r) => r.text.startsWith("~")));
+    const last = deltas[deltas.length - 1];
+    expect(last?.screen.alternate).toBe(true);
+    await waitFor(async () => {
+      const tmux = await screenOf(test, pane);
+      const ours = (await (await hub.observer(pane)).screenText()).rows;
+      return JSON.stringify(tmux.map((l) => l.trimEnd())) === JSON.stringify(ours);
+    }, 5000, "rendered rows equal to capture-pane -p");
+  });
+
+  it("watching mid-stream sees every numbered line exactly once", async () => {
+    const test = await startServer({ cols: 40, rows: 10, command: "sh" });
+    const pane = await paneOf(test);
+    // Numbers until told to stop: on a loaded machine a fixed count could end before the watch starts.
+    const stop = join(mkdtempSync(join(tmpdir(), "panescope-test-")), "stop");
+    await test.run(["send-keys", "-t", pane, "-l", `i=0; while [ ! -e ${stop} ]; do i=$((i+1)); echo $i; done; echo END\n`]);
+    await waitFor(async () => (await screenOf(test, pane)).some((l) => /^\d{3,}$/.test(l)), 10_000, "numbers on screen");
+    const hub = hubFor(test);
+    const first = await hub.capture({ paneId: pane });
+    // Some output after the seed, then the end.
+    const flowing = await readUntil(hub, first, (d) => /^\d+$/m.test(d.raw));
+    writeFileSync(stop, "");
+    const deltas = [...flowing, ...(await readUntil(hub, flowing.at(-1) ?? first, (d) => d.raw.includes("END"), 5000))];
+    rmSync(dirname(stop), { recursive: true, force: true });
+    expect(deltas.every((d) => !d.missed)).toBe(true);
+    const text = first.rows.map((r) => r.text).join("\n") + deltas.map((d) => d.raw).join("");
+    const numbers = text.split("\n").filter((l) => /^\d+$/.test(l)).map(Number);
+    const firstNumber = numbers[0] ?? 0;
+    const lastNumber = numbers.at(-1) ?? 0;
+    expect(firstNumber).toBeGreaterThan(1);
+    expect(numbers).toEqual(Array.from({ length: lastNumber - firstNumber + 1 }, (_, i) => firstNumber + i));
+  });
+
+  it("resizing mid-stream loses no raw output, flags nothing, and ends with tmux's screen", async () => {
+    const test = await startServer({ cols: 60, rows: 10, command: "sh" });
+    const pane = await paneOf(test);
+    const hub = hubFor(test);
+    const first = await hub.capture({ paneId: pane });
+    await test.run(["send-keys", "-t", pane, "-l", "clear; i=0; while [ $i -lt 20000 ]; do i=$((i+1)); echo $i; done; echo E''ND\n"]);
+    const sizes = [[50, 8], [70, 12], [40, 6], [60, 10]] as const;
+    const resizing = (async () => {
+      for (const [cols, rows] of sizes) await test.run(["resize-window", "-t", pane, "-x", String(cols), "-y", String(rows)]);
+    })();
+    const deltas = await readUntil(hub, first, (d) => /^END$/m.test(d.raw), 5000);
+    await resizing;
+    expect(deltas.filter((d) => d.missed)).toEqual([]);
+    const numbers = deltas.map((d) => d.raw).join("").split("\n").filter((l) => /^\d+$/.test(l)).map(Number);
+    const gaps = numbers.flatMap((n, i) => (i > 0 && n !== (numbers[i - 1] ?? 0) + 1 ? [`${numbers[i - 1]}→${n}`] : []));
+    expect(gaps).toEqual([]);
+    expect(numbers).toEqual(Array.from({ length: 20000 }, (_, i) => i + 1));
+    await waitFor(async () => {
+      const tmux = (await screenOf(test, pane)).map((l) => l.trimEnd());
+      const ours = (await (await hub.observer(pane)).screenText()).rows;
+      return JSON.stringify(tmux) === JSON.stringify(ours);
+    }, 5000, "rendered rows equal to capture-pane -p after the resizes");
+  });
+
+  it("watching a pane already in vim seeds the alternate screen, and the saved normal screen comes back on :q", async () => {
+    const test = await startServer({ cols: 50, rows: 8, command: "sh", env: { PS1: "$ ", TERM: "xterm-256color" } });
+    const pane = await paneOf(test);
+    // A styled run of trailing spaces (red background) must survive seeding too.
+    await test.run(["send-keys", "-t", pane, "-l", "printf 'before vim \\033[41m   \\033[0m\\n'; vim -u NONE -N -n -i NONE\n"]);
+    await waitFor(async () => (await screenOf(test, pane)).some((l) => l.startsWith("~")), 10_000, "vim");
+    const hub = hubFor(test);
+    const first = await hub.capture({ paneId: pane });
+    expect(first.screen.alternate).toBe(true);
+    const tmuxAlt = (await screenOf(test, pane)).map((l) => l.trimEnd());
+    expect((await (await hub.observer(pane)).screenText()).rows).toEqual(tmuxAlt);
+    await test.run(["send-keys", "-t", pane, "-l", ":q\n"]);
+    const deltas = await readUntil(hub, first, (d) => !d.screen.alternate);
+    expect(deltas.at(-1)?.rows.map((r) => r.text)).toContain("before vim");
+    await waitFor(async () => {
+      const tmux = (await screenOf(test, pane)).map((l) => l.trimEnd());
+      return JSON.stringify(tmux) === JSON.stringify((await (await hub.observer(pane)).screenText()).rows);
+    }, 5000, "the normal screen equal to tmux's after :q");
+    const snapshot = await (await hub.observer(pane)).snapshot();
+    const row = snapshot.lines.findIndex((l) => l.startsWith("before vim"));
+    expect(snapshot.styles).toContainEqual({ row, start: 11, end: 14, bg: { kind: "palette", index: 1 } });
+  });
+
+  it("over its cap the hub retires the least recently read pane; that pane's old cursor is answered as evicted", async () => {
+    const test = await startServer({ cols: 40, rows: 5, command: "sh" });
+    await test.run(["split-window", "-t", test.session, "sh"]);
+    const [a = "", b = ""] = await test.run(["list-panes", "-t", test.session, "-F", "#{pane_id}"]);
+    const hub = hubFor(test, { maxPanes: 1 });
+    const readA = await hub.capture({ paneId: a });
+    await hub.capture({ paneId: b });
+    const again = await hub.capture({ cursor: readA.cursor });
+    expect(again).toMatchObject({ paneId: a, first: true, missed: true, reason: "evicted" });
+    const next = await hub.capture({ cursor: again.cursor });
+    expect(next).toMatchObject({ first: false, missed: false });
+  });
+
+  it("an unknown pane is an error that says how to find panes", async () => {
+    const test = await startServer();
+    const hub = hubFor(test);
+    await expect(hub.capture({ paneId: "%999" })).rejects.toThrow(/list_panes/);
+  });
+});

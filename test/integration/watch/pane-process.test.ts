@@ -1,0 +1,61 @@
+// The /proc look at a pane's process on a real tmux server: it vouches for a live pane, and stops
+// for good on each way the pane can stop being the watched process's — including a respawn whose
+// old process ignores SIGHUP and lives on (through the hub: liveness.test.ts).
+import { existsSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { PaneProcess, type PaneProcessIds } from "../../../src/watch/pane-process.js";
+import { IGNORES_HUP, killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
+
+afterEach(killAllServers);
+
+async function idsOf(test: TestServer, target: string): Promise<PaneProcessIds> {
+  const [line = ""] = await test.run(["display-message", "-p", "-t", target, "#{pid} #{pane_pid} #{pane_tty}"]);
+  const [serverPid, panePid, paneTty = ""] = line.split(" ");
+  return { serverPid: Number(serverPid), panePid: Number(panePid), paneTty };
+}
+
+describe.runIf(process.platform === "linux")("PaneProcess on a real tmux server", () => {
+  it("vouches for a live pane, also after it printed and after another pane opened", async () => {
+    const test = await startServer({ command: "sh", env: { PS1: "$ " } });
+    const found = PaneProcess.find(await idsOf(test, "main"));
+    expect(found?.same()).toBe(true);
+    await test.run(["send-keys", "-t", "main", "-l", "echo hello\n"]);
+    await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", "main"])).includes("hello"), 5000, "the echo");
+    await test.run(["split-window", "-t", "main", "sleep 600"]);
+    expect(found?.same()).toBe(true);
+    found?.close();
+  });
+
+  it("stops vouching after respawn-pane -k even though the old process lives on", async () => {
+    const test = await startServer({ command: IGNORES_HUP });
+    await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", "main"])).includes("old-process"), 5000, "first output");
+    const ids = await idsOf(test, "main");
+    try {
+      const found = PaneProcess.find(ids);
+      expect(found?.same()).toBe(true);
+      await test.run(["respawn-pane", "-k", "-t", "main", "sleep 600"]);
+      expect(existsSync(`/proc/${ids.panePid}`)).toBe(true);
+      expect(found?.same()).toBe(false);
+      expect(PaneProcess.find(await idsOf(test, "main"))?.same()).toBe(true);
+    } finally {
+      process.kill(ids.panePid, "SIGKILL");
+    }
+  });
+
+  it("stops vouching when the pane is killed, and when its process exits under remain-on-exit", async () => {
+    const test = await startServer({ command: "sleep 600" });
+    await test.run(["split-window", "-t", "main", "sleep 600"]);
+    const [first = "", second = ""] = await test.run(["list-panes", "-t", "main", "-F", "#{pane_id}"]);
+    const killed = PaneProcess.find(await idsOf(test, first));
+    expect(killed?.same()).toBe(true);
+    await test.run(["kill-pane", "-t", first]);
+    expect(killed?.same()).toBe(false);
+    await test.run(["set-option", "-t", second, "-p", "remain-on-exit", "on"]);
+    const ids = await idsOf(test, second);
+    const exited = PaneProcess.find(ids);
+    expect(exited?.same()).toBe(true);
+    process.kill(ids.panePid, "SIGTERM");
+    await waitFor(async () => (await test.run(["display-message", "-p", "-t", second, "#{pane_dead}"]))[0] === "1", 5000, "the pane to die");
+    expect(exited?.same()).toBe(false);
+  });
+});
