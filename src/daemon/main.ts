@@ -68,13 +68,14 @@ export async function main(options: DaemonOptions): Promise<number> {
       return undefined;
     }
   };
-  let bound: string | undefined;
+  /** Our socket file's identity once bound: stop removes that file only. */
+  const bound: { id?: string | undefined } = {};
   const stop = (why: string): Promise<void> => {
     stopping ??= (async () => {
       log(`stopping: ${why}`);
       clearTimeout(idle);
       // Only our own socket file: a daemon started after us may have bound the path again.
-      if (bound !== undefined && ownSocket() === bound) unlinkSync(paths.socket);
+      if (bound.id !== undefined && ownSocket() === bound.id) unlinkSync(paths.socket);
       listener.close();
       for (const socket of sockets) socket.destroy();
       await observer.close();
@@ -114,7 +115,7 @@ export async function main(options: DaemonOptions): Promise<number> {
     await observer.close();
     return 0;
   }
-  bound = ownSocket();
+  bound.id = ownSocket();
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
   log(`panescope ${version} daemon pid ${process.pid}: protocol ${PROTOCOL}, tmux server -S ${paths.tmuxSocket}, socket ${paths.socket}, idle exit after ${options.idleMs} ms`);
