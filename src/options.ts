@@ -62,7 +62,7 @@ type OptionName = "socket" | "socket-path" | "tmux" | "read-only" | "shared" | "
 export const OPTIONS: Readonly<Record<OptionName, OptionSpec>> = {
   ...SERVER_OPTIONS,
   "read-only": { env: "PANESCOPE_READ_ONLY", help: "leave out send_keys, open_pane and close_pane" },
-  shared: { env: "PANESCOPE_SHARED", help: "serve through the tmux server's shared daemon (one watcher for every client)" },
+  shared: { env: "PANESCOPE_SHARED", help: "relay to the tmux server's shared daemon (one watcher for all)" },
   "max-wait-ms": { value: "N", env: "PANESCOPE_MAX_WAIT_MS", help: `cap on waits, in ms (default ${MAX_WAIT_DEFAULT_MS}, at most ${MAX_WAIT_LIMIT_MS})` },
   update: { env: "PANESCOPE_UPDATE", help: "rewrite goldens that differ (never under CI=true)" },
   "check-tmux": { help: "also compare each snapshot with tmux's own rendering (capture-pane -p)" },
@@ -142,13 +142,16 @@ export function commandHelp(name: CommandName): string {
 export function topHelp(): string {
   const names: OptionName[] = ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "shared", "update"];
   return [
-    "panescope: watch tmux panes the way a terminal shows them (an MCP server, a demo, golden-file tests)",
+    "panescope: watch tmux panes the way a terminal shows them (an MCP server, shell commands, golden-file tests)",
     "",
     "usage:",
     "  panescope [mcp] [options]              the stdio MCP server (the default): an MCP client starts it",
     "  panescope demo [--tmux PATH]           see it work, on a private tmux server",
     "  panescope golden [options] [PATH...]   run *.tape scenarios and compare their screens with goldens",
+    "",
+    "shell commands (through the tmux server's shared daemon, started on first use):",
     ...shellHelpLines(),
+    "",
     "  panescope COMMAND --help               the options of one command",
     "  panescope --version",
     "",

@@ -112,7 +112,15 @@ export function shellHelp(name: ShellCommandName | "daemon"): string {
 
 /** The lines of `panescope --help` that name the shell commands. */
 export function shellHelpLines(): string[] {
-  return SHELL_COMMANDS.map((name) => `  ${SHELL_SPECS[name].usage.split(" [")[0]?.padEnd(38)} ${SHELL_SPECS[name].summary.split(";")[0]}`);
+  const lines: Record<ShellCommandName, [string, string]> = {
+    read: ["read %N", "what pane %N showed since this reader's last read"],
+    wait: ["wait %N --for REGEX", "block until %N shows REGEX (or --quiet MS, --ready, --closed)"],
+    send: ["send %N --text T --key K", "type into %N, in that order (--wait-for REGEX: then wait)"],
+    list: ["list", "the panes of the tmux server"],
+    open: ["open -- COMMAND...", "start COMMAND in a new pane; prints its id"],
+    close: ["close %N", "kill a pane panescope opened (--force: any pane)"],
+  };
+  return SHELL_COMMANDS.map((name) => `  ${`panescope ${lines[name][0]}`.padEnd(38)} ${lines[name][1]}`);
 }
 
 function usage(name: string): (what: string) => PanescopeError {
