@@ -92,7 +92,8 @@ function takeLock(path: string): boolean {
 function spawnDaemon(paths: DaemonPaths, start: DaemonStart): Promise<void> {
   const args = [CLI, "daemon", "-S", paths.tmuxSocket, ...(start.choice.tmux === undefined ? [] : ["--tmux", start.choice.tmux]), ...(start.idleMs === undefined ? [] : ["--idle-ms", String(start.idleMs)])];
   const log = openSync(paths.log, "w", 0o600);
-  const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", "pipe", log], cwd: "/" });
+  // Node on our own cli.js, an argv array, no shell (test/security/no-shell.test.ts allows this one).
+  const child = spawn(process.execPath, args, { shell: false, detached: true, stdio: ["ignore", "pipe", log], cwd: "/" });
   closeSync(log);
   const out = child.stdout;
   if (out === null) throw new PanescopeError("internal", "the daemon was spawned without a stdout pipe");
