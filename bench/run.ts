@@ -15,6 +15,8 @@ import { agents } from "./agents.js";
 import { history } from "./history.js";
 import { audit } from "./audit.js";
 import { startup } from "./startup.js";
+import { shell } from "./shell.js";
+import { shared } from "./shared.js";
 
 type Figure = (quick: boolean) => Promise<Result[]>;
 
@@ -30,6 +32,8 @@ const FIGURES: Array<[string, string, Figure]> = [
   ["9", "replica audit", audit],
   ["10", "width policy", widths],
   ["11", "start-up", startup],
+  ["12", "shell read", shell],
+  ["13", "shared daemon", shared],
 ];
 
 function machine(): Machine {
