@@ -4,7 +4,7 @@
 // that died is taken over once its pid is gone. A daemon of another protocol is restarted when
 // this caller is its only client, else the caller is told what to do.
 import { spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PanescopeError } from "../errors.js";
 import { version } from "../version.js";
@@ -77,7 +77,15 @@ function takeLock(path: string): boolean {
     } catch (error) {
       if (code(error) !== "EEXIST") throw new PanescopeError("daemon", `cannot create the start lock ${path}: ${(error as Error).message}`, { cause: error });
     }
-    const holder = Number(readFileSync(path, "utf8").trim() || "0");
+    let holder: number;
+    try {
+      holder = Number(readFileSync(path, "utf8").trim() || "0");
+      // Created but its pid not written yet: held, unless it is older than any start takes.
+      if (holder === 0 && Date.now() - statSync(path).mtimeMs < START_TIMEOUT_MS) return false;
+    } catch (error) {
+      if (code(error) === "ENOENT") continue; // released meanwhile: try again
+      throw error;
+    }
     if (holder > 0 && alive(holder)) return false;
     // Its starter died while starting (its pid is gone): the lock is stale.
     try {
