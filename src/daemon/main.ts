@@ -116,6 +116,13 @@ export async function main(options: DaemonOptions): Promise<number> {
     return 0;
   }
   bound.id = ownSocket();
+  // A daemon has no terminal: what ends it must be in its log (the CLI points there).
+  for (const event of ["uncaughtException", "unhandledRejection"] as const) {
+    process.on(event, (error: unknown) => {
+      log(`${event}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exit(70);
+    });
+  }
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
   log(`panescope ${version} daemon pid ${process.pid}: protocol ${PROTOCOL}, tmux server -S ${paths.tmuxSocket}, socket ${paths.socket}, idle exit after ${options.idleMs} ms`);

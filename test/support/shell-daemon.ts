@@ -82,7 +82,11 @@ export function shellPlace(serverName: string): ShellPlace {
     daemons: () => daemonsOf(tmuxSocket),
     clean: async () => {
       for (const pid of daemonsOf(tmuxSocket)) {
-        process.kill(pid, "SIGKILL");
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          continue; // it ended between the look and the kill
+        }
         await gone(pid);
       }
       rmSync(runtime, { recursive: true, force: true });
