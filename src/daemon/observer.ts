@@ -1,19 +1,37 @@
 // What one daemon shares among its connections: the tmux server, the hub (one control client per
 // session, one emulator per pane), the pattern matcher and the panes opened and typed into. The
 // only place the daemon builds a Hub (as mcp/main.ts does for the stdio server): one seam to
-// change when the hub's construction changes.
+// change when the hub's construction changes. Each connection gets its own MCP server; building
+// one (seven tools and their schemas) takes 10–20 ms, so a spare is built for each recent policy
+// after a call and the next caller with that policy takes it at once.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { MAX_WAIT_LIMIT_MS } from "../options/model.js";
-import { createServer, sharedToolState, type SharedToolState } from "../mcp/server.js";
+import { createServer, sharedToolState, type CreateServerOptions, type SharedToolState } from "../mcp/server.js";
 import type { Hello } from "../shell/protocol.js";
 import { canonicalPaneId } from "../tmux/pane-id.js";
 import { TmuxServer, type TmuxServerOptions } from "../tmux/server.js";
 import { Hub } from "../watch/hub.js";
 
+/** Policies with a spare server kept (the least recently used dropped first). */
+const MAX_SPARES = 8;
+
+type Policy = Pick<CreateServerOptions, "readOnly" | "maxWaitMs" | "ownPane">;
+
+/** What a hello asks of its connection's server, checked: a caller's values are never trusted as is. */
+function policyOf(hello: Hello): Policy {
+  const own = hello.ownPane;
+  const ownPane = own !== undefined && typeof own.paneId === "string" && /^%\d+$/.test(own.paneId) ? { ...own, paneId: canonicalPaneId(own.paneId) } : undefined;
+  const maxWaitMs = typeof hello.maxWaitMs === "number" && hello.maxWaitMs >= 0 ? Math.min(hello.maxWaitMs, MAX_WAIT_LIMIT_MS) : undefined;
+  return { readOnly: hello.readOnly === true, ...(maxWaitMs === undefined ? {} : { maxWaitMs }), ...(ownPane === undefined ? {} : { ownPane }) };
+}
+
 export class SharedObserver {
   readonly server: TmuxServer;
   readonly hub: Hub;
   private readonly state: SharedToolState;
+  private readonly spares = new Map<string, McpServer>();
+  private closed = false;
 
   constructor(options: TmuxServerOptions, warn: (line: string) => void) {
     this.server = new TmuxServer(options);
@@ -23,22 +41,32 @@ export class SharedObserver {
 
   /** One MCP server per connection, with the caller's policy: its own pane, read-only, wait cap. */
   async serve(hello: Hello, transport: Transport): Promise<void> {
-    const own = hello.ownPane;
-    const ownPane = own !== undefined && typeof own.paneId === "string" && /^%\d+$/.test(own.paneId) ? { ...own, paneId: canonicalPaneId(own.paneId) } : undefined;
-    const maxWaitMs = typeof hello.maxWaitMs === "number" && hello.maxWaitMs >= 0 ? Math.min(hello.maxWaitMs, MAX_WAIT_LIMIT_MS) : undefined;
-    const mcp = createServer({
-      hub: this.hub,
-      server: this.server,
-      readOnly: hello.readOnly === true,
-      shared: this.state,
-      ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
-      ...(ownPane === undefined ? {} : { ownPane }),
-    });
-    await mcp.connect(transport);
+    const policy = policyOf(hello);
+    const key = JSON.stringify(policy);
+    const spare = this.spares.get(key);
+    this.spares.delete(key);
+    await (spare ?? this.build(policy)).connect(transport);
+    // After this turn, so the answer is not held by it.
+    setImmediate(() => this.stock(key, policy));
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    this.spares.clear();
     await this.hub.close();
     await this.state.regex.close();
+  }
+
+  private build(policy: Policy): McpServer {
+    return createServer({ hub: this.hub, server: this.server, shared: this.state, ...policy });
+  }
+
+  private stock(key: string, policy: Policy): void {
+    if (this.closed || this.spares.has(key)) return;
+    this.spares.set(key, this.build(policy));
+    for (const oldest of this.spares.keys()) {
+      if (this.spares.size <= MAX_SPARES) break;
+      this.spares.delete(oldest);
+    }
   }
 }

@@ -3,7 +3,6 @@
 // socket; the daemon itself also refuses to bind over a live socket. A lock left by a starter
 // that died is taken over once its pid is gone. A daemon of another protocol is restarted when
 // this caller is its only client, else the caller is told what to do.
-import { spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PanescopeError } from "../errors.js";
@@ -97,7 +96,9 @@ function takeLock(path: string): boolean {
 }
 
 /** Spawns the daemon detached and waits for its ready line (or its exit, with its log's reason). */
-function spawnDaemon(paths: DaemonPaths, start: DaemonStart): Promise<void> {
+async function spawnDaemon(paths: DaemonPaths, start: DaemonStart): Promise<void> {
+  // Loaded only for a cold start: a read through a running daemon never needs it.
+  const { spawn } = await import("node:child_process");
   const args = [CLI, "daemon", "-S", paths.tmuxSocket, ...(start.choice.tmux === undefined ? [] : ["--tmux", start.choice.tmux]), ...(start.idleMs === undefined ? [] : ["--idle-ms", String(start.idleMs)])];
   const log = openSync(paths.log, "w", 0o600);
   // Node on our own cli.js, an argv array, no shell (test/security/no-shell.test.ts allows this one).
