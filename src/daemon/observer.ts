@@ -3,7 +3,7 @@
 // only place the daemon builds a Hub (as mcp/main.ts does for the stdio server): one seam to
 // change when the hub's construction changes. Each connection gets its own MCP server; building
 // one (seven tools and their schemas) takes 10–20 ms, so a spare is built for each recent policy
-// after a call and the next caller with that policy takes it at once.
+// once a connection ends, and the next caller with that policy takes it at once.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { MAX_WAIT_LIMIT_MS } from "../options/model.js";
@@ -45,9 +45,10 @@ export class SharedObserver {
     const key = JSON.stringify(policy);
     const spare = this.spares.get(key);
     this.spares.delete(key);
+    // The next spare is built once this connection ends: built at once, it held this call's answer
+    // (the call arrives right after the hello). Set before connect: the SDK keeps and calls it.
+    transport.onclose = () => setImmediate(() => this.stock(key, policy));
     await (spare ?? this.build(policy)).connect(transport);
-    // After this turn, so the answer is not held by it.
-    setImmediate(() => this.stock(key, policy));
   }
 
   async close(): Promise<void> {
