@@ -45,13 +45,15 @@ export class DaemonConnection {
     });
   }
 
-  /** Cancels a request the daemon is working on (MCP's notification: its wait ends at once). */
+  /** Cancels what the daemon is working on (MCP's notification: its wait ends at once), then ends the connection after it. */
   cancel(): void {
     for (const id of this.pending.keys()) this.socket.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "interrupted" } })}\n`);
+    this.socket.end();
   }
 
+  /** Drops the connection at once: waiting for the daemon's side of the close cost a round trip per command. */
   close(): void {
-    this.socket.end();
+    this.socket.destroy();
   }
 
   private receive(chunk: string): void {

@@ -55,7 +55,6 @@ export async function main(command: ShellCommand): Promise<number> {
   const interrupt = (): void => {
     interrupted = true;
     connection.cancel();
-    connection.close();
   };
   process.once("SIGINT", interrupt);
   process.once("SIGTERM", interrupt);

@@ -2,7 +2,7 @@
 // each line once, --json is capture_since's delta, send types in the order given, and the exit
 // statuses a script branches on (0 done, 1 timed out, 2 usage, 3 closed).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../../support/tmux-fixture.js";
+import { startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 import { shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
 
 let tmux: TestServer;
@@ -76,6 +76,15 @@ describe("panescope wait and send", () => {
     expect(sent.stdout.indexOf("one-done")).toBeGreaterThan(-1);
     // The delta comes after the match's rows: its last lines are in the order they were printed.
     expect(sent.stdout.lastIndexOf("one-done")).toBeLessThan(sent.stdout.lastIndexOf("two-done"));
+  });
+
+  it("an interrupted call (SIGINT) cancels its wait in the daemon and exits 130", async () => {
+    const waiting = place.start(["send", "%0", "--as", "interrupted", "--text", "echo inter-$((3*3))", "--wait-for", "^never-printed$", "--timeout", "600000"]);
+    await waitFor(async () => (await tmux.run(["capture-pane", "-p", "-t", "%0"])).some((line) => line.includes("inter-$((3*3))")), 20_000, "the typed marker");
+    waiting.kill("SIGINT");
+    expect((await waiting).exitCode).toBe(130);
+    // The daemon is still there and answers the next call.
+    expect((await place.run(["read", "%0", "--as", "interrupted"])).exitCode).toBe(0);
   });
 
   it("wait exits 1 when it times out", async () => {
