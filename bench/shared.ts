@@ -38,6 +38,8 @@ function daemonPid(runtime: string): number {
 interface Measured {
   controlClients: number;
   rss: number;
+  /** The daemon's alone (shared), or the mean of one stdio server's (separate). */
+  rssOne: number;
   cpu: number;
 }
 
@@ -68,7 +70,9 @@ async function run(tmux: BenchServer, panes: string[], shared: boolean, seconds:
     await watch(agents, panes, Date.now() + seconds * 1000);
     const cpu = pids.map(cpuSeconds).reduce((sum, after, i) => sum + after - (before[i] ?? 0), 0);
     const clients = await tmux.run(["list-clients", "-F", "#{client_control_mode}"]);
-    return { controlClients: clients.filter((c) => c === "1").length, rss: pids.map(rssBytes).reduce((a, b) => a + b, 0), cpu };
+    const rss = pids.map(rssBytes);
+    const total = rss.reduce((a, b) => a + b, 0);
+    return { controlClients: clients.filter((c) => c === "1").length, rss: total, rssOne: shared ? (rss[rss.length - 1] ?? Number.NaN) : total / rss.length, cpu };
   } finally {
     await Promise.all(agents.map((a) => a.close()));
     if (shared) process.kill(pids[pids.length - 1] ?? 0, "SIGTERM");
@@ -89,6 +93,7 @@ export async function shared(quick: boolean): Promise<Result[]> {
     return [
       { id: "13a", label: "control clients, shared daemon", value: together.controlClients, baseline: separate.controlClients, baselineLabel: "10 stdio servers", unit: "count", better: "lower", note },
       { id: "13b", label: "RSS of every panescope process, shared", value: together.rss / 2 ** 20, baseline: separate.rss / 2 ** 20, baselineLabel: "10 stdio servers", unit: "MiB", better: "lower", note: "10 relays + the daemon" },
+      { id: "13b′", label: "RSS of the daemon alone", value: together.rssOne / 2 ** 20, baseline: separate.rssOne / 2 ** 20, baselineLabel: "one stdio server (mean)", unit: "MiB", better: "lower", note: "each relay is a bare Node process" },
       { id: "13c", label: "CPU time over the period, shared", value: together.cpu * 1000, baseline: separate.cpu * 1000, baselineLabel: "10 stdio servers", unit: "ms", better: "lower", note },
     ];
   } finally {

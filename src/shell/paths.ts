@@ -3,7 +3,6 @@
 // socket), a directory of ours with mode 0700: Node cannot ask a unix socket for its peer's uid
 // (no SO_PEERCRED in node:net), so the directory is the check — only our uid (and root) can reach a
 // socket in it. Both ends refuse a directory or socket owned by another user or open to others.
-import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { PanescopeError } from "../errors.js";
@@ -44,13 +43,27 @@ export function tmuxSocketOf(choice: ServerChoice, env: Env): string {
   return tmuxEnv(env).socket ?? join(base, "default");
 }
 
+/**
+ * 64 bits naming a socket path: two FNV-1a hashes with different offsets. Not node:crypto, whose
+ * loading cost a `panescope read` 3–7 ms; a collision needs two of one user's tmux sockets.
+ */
+function nameOf(path: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (const byte of Buffer.from(path)) {
+    a = Math.imul(a ^ byte, 0x01000193) >>> 0;
+    b = Math.imul(b ^ byte, 0x01000193) >>> 0;
+  }
+  return `${a.toString(16).padStart(8, "0")}${b.toString(16).padStart(8, "0")}`;
+}
+
 /** The daemon's files for a tmux server: named by a hash of its socket path (a socket path is ≤ 107 bytes). */
 export function daemonPaths(choice: ServerChoice, env: Env): DaemonPaths {
   const tmuxSocket = tmuxSocketOf(choice, env);
   const runtime = env.XDG_RUNTIME_DIR;
   // The XDG spec: a relative value is invalid and ignored.
   const dir = runtime !== undefined && isAbsolute(runtime) ? join(runtime, "panescope") : join(dirname(tmuxSocket), ".panescope");
-  const name = createHash("sha256").update(tmuxSocket).digest("hex").slice(0, 16);
+  const name = nameOf(tmuxSocket);
   const at = (suffix: string): string => join(dir, `${name}.${suffix}`);
   return { tmuxSocket, dir, socket: at("sock"), lock: at("lock"), log: at("log"), readers: at("readers.json") };
 }
