@@ -4,11 +4,12 @@
 // once as ten `panescope mcp --shared` relays to one daemon. Measured for both, in the same run:
 // control clients attached to the session (tmux list-clients), resident memory of every panescope
 // process at the end, and CPU time (user + system) those processes spent during the period.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Result } from "./lib/format.js";
 import { StdioRpc } from "./lib/rpc.js";
+import { daemonPid } from "./lib/daemon.js";
 import { startServer, type BenchServer } from "./lib/tmux.js";
 
 const CLI = resolve(import.meta.dirname, "../dist/cli.js");
@@ -24,15 +25,6 @@ function cpuSeconds(pid: number): number {
 
 function rssBytes(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN) * 1024;
-}
-
-function daemonPid(runtime: string): number {
-  const dir = join(runtime, "panescope");
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".log"))) {
-    const pid = /daemon pid (\d+)/.exec(readFileSync(join(dir, file), "utf8"))?.[1];
-    if (pid !== undefined) return Number(pid);
-  }
-  throw new Error("shared: no daemon pid in its log");
 }
 
 interface Measured {
@@ -62,7 +54,7 @@ async function run(tmux: BenchServer, panes: string[], shared: boolean, seconds:
   const args = [CLI, "mcp", "-L", tmux.name, ...(shared ? ["--shared"] : [])];
   const agents: StdioRpc[] = [];
   for (let i = 0; i < AGENTS; i++) agents.push(await StdioRpc.start(process.execPath, args, env));
-  const pids = [...agents.map((a) => a.pid), ...(shared ? [daemonPid(env.XDG_RUNTIME_DIR ?? "")] : [])];
+  const pids = [...agents.map((a) => a.pid), ...(shared ? [daemonPid(env.XDG_RUNTIME_DIR ?? "") ?? Number.NaN] : [])];
   try {
     // Warm: every agent has every pane watched before the period starts.
     await watch(agents, panes, Date.now() + 1);

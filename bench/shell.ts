@@ -4,10 +4,11 @@
 // and `node -e ''` (the floor of any Node CLI). Goal (issue 26): read ≤ 1.3× the Node floor.
 // The daemon runs in a private XDG_RUNTIME_DIR and is killed (by its pid) at the end.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { percentile, type Result } from "./lib/format.js";
+import { daemonPid } from "./lib/daemon.js";
 import { startServer } from "./lib/tmux.js";
 
 const CLI = resolve(import.meta.dirname, "../dist/cli.js");
@@ -20,15 +21,6 @@ function timed(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<nu
     child.once("error", fail);
     child.once("exit", (code) => (code === 0 ? done(performance.now() - t0) : fail(new Error(`shell: ${file} ${args.join(" ")} exited ${code}`))));
   });
-}
-
-function daemonPid(runtime: string): number | undefined {
-  const dir = join(runtime, "panescope");
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".log"))) {
-    const pid = /daemon pid (\d+)/.exec(readFileSync(join(dir, file), "utf8"))?.[1];
-    if (pid !== undefined) return Number(pid);
-  }
-  return undefined;
 }
 
 export async function shell(quick: boolean): Promise<Result[]> {
