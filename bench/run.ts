@@ -16,6 +16,8 @@ import { history } from "./history.js";
 import { audit } from "./audit.js";
 import { startup } from "./startup.js";
 import { fleet } from "./fleet.js";
+import { shell } from "./shell.js";
+import { shared } from "./shared.js";
 
 type Figure = (quick: boolean) => Promise<Result[]>;
 
@@ -31,7 +33,9 @@ const FIGURES: Array<[string, string, Figure]> = [
   ["9", "replica audit", audit],
   ["10", "width policy", widths],
   ["11", "start-up", startup],
-  ["12", "500 panes", fleet],
+  ["12", "shell read", shell],
+  ["13", "shared daemon", shared],
+  ["14", "500 panes", fleet],
 ];
 
 function machine(): Machine {

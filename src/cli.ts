@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `panescope` command: parses argv into a command (src/options.ts), runs that face (MCP server,
-// demo, golden, report) and maps its result to an exit code. The only place that sees process.argv and exit.
+// demo, golden, report, record, the shell commands and their daemon) and maps its result to an exit
+// code. The only place that sees process.argv and exit.
 import { isPanescopeError, messageOf } from "./errors.js";
 import { parseCommand, type Command } from "./options.js";
 
@@ -27,7 +28,12 @@ async function main(argv: string[]): Promise<number> {
     case "mcp":
       // A person typed `panescope` in a terminal: say what it is, then serve anyway.
       if (command.hint !== undefined) process.stderr.write(`${command.hint}\n`);
+      if (command.options.shared) return (await import("./shell/relay.js")).relay(command.options);
       return (await import("./mcp/main.js")).main(command.options);
+    case "shell":
+      return (await import("./shell/main.js")).main(command.command);
+    case "daemon":
+      return (await import("./daemon/main.js")).main(command.options);
     case "demo":
       return (await import("./demo/main.js")).main(command.options);
     case "golden":

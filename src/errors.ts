@@ -17,6 +17,7 @@ export type ErrorKind =
   | "cursor-other-pane" // a genuine cursor, but for a different pane than asked
   | "cursor-other-server" // a genuine cursor, but made for another tmux server (another socket)
   | "not-allowed" // refused by policy (read-only mode, our own pane)
+  | "daemon" // the shared observer daemon cannot be reached, went away, or speaks another protocol
   | "golden" // golden-file testing: mismatch, missing golden under CI, bad tape
   | "internal"; // a bug in panescope: report it
 

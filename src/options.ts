@@ -2,11 +2,25 @@
 // each takes, their help text, and parsing with node:util parseArgs. Pure: argv, env and whether
 // stdin is a terminal in; a Command out, or a bad-input error that says what to do instead.
 
-import { parseArgs } from "node:util";
 import { PanescopeError } from "./errors.js";
+import {
+  BOOLEAN_WORDS,
+  envBoolean,
+  envValue,
+  MAX_WAIT_DEFAULT_MS,
+  MAX_WAIT_LIMIT_MS,
+  optionLine as specLine,
+  readTokens,
+  SERVER_OPTIONS,
+  serverSelection,
+  type Env,
+  type OptionSpec,
+} from "./options/model.js";
+import { isShellCommand, parseShellCommand, SHELL_COMMANDS, shellHelp, shellHelpLines, type DaemonOptions, type ShellCommand } from "./options/shell.js";
 import type { TmuxServerOptions } from "./tmux/server.js";
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export { envBoolean, MAX_WAIT_DEFAULT_MS, parseBoolean, type Env, type OptionSpec } from "./options/model.js";
+export type { DaemonOptions, ShellCommand } from "./options/shell.js";
 
 export interface McpOptions {
   server: TmuxServerOptions;
@@ -14,6 +28,8 @@ export interface McpOptions {
   maxWaitMs: number;
   /** Append every tool call and answer to this file (JSON lines). */
   transcript?: string;
+  /** Relay to the tmux server's shared daemon instead of watching in this process. */
+  shared: boolean;
 }
 
 /** `panescope report FILE.jsonl [-o FILE.html]`. */
@@ -47,30 +63,19 @@ export type Command =
   | { kind: "mcp"; options: McpOptions; hint?: string }
   | { kind: "demo"; options: DemoOptions }
   | { kind: "golden"; options: GoldenOptions }
-  | { kind: "report"; options: ReportOptions };
+  | { kind: "report"; options: ReportOptions }
+  | { kind: "shell"; command: ShellCommand }
+  | { kind: "daemon"; options: DaemonOptions };
 
 export type CommandName = "mcp" | "demo" | "golden" | "report";
 export const COMMANDS: readonly CommandName[] = ["mcp", "demo", "golden", "report"];
 
-/** The default cap on waits; mcp/server.ts has the same default for library callers (a test checks). */
-export const MAX_WAIT_DEFAULT_MS = 30_000;
-const MAX_WAIT_LIMIT_MS = 3_600_000;
-
-type OptionName = "socket" | "socket-path" | "tmux" | "read-only" | "max-wait-ms" | "update" | "check-tmux" | "list-stale" | "help" | "transcript" | "output" | "report" | "record";
-
-export interface OptionSpec {
-  short?: string;
-  /** Placeholder of the value; absent for a boolean flag. */
-  value?: string;
-  env?: string;
-  help: string;
-}
+type OptionName = "socket" | "socket-path" | "tmux" | "read-only" | "shared" | "max-wait-ms" | "update" | "check-tmux" | "list-stale" | "help" | "transcript" | "output" | "report" | "record";
 
 export const OPTIONS: Readonly<Record<OptionName, OptionSpec>> = {
-  socket: { short: "L", value: "NAME", env: "PANESCOPE_SOCKET", help: "the tmux server of `tmux -L NAME`" },
-  "socket-path": { short: "S", value: "PATH", env: "PANESCOPE_SOCKET_PATH", help: "the tmux server of `tmux -S PATH`" },
-  tmux: { value: "PATH", env: "PANESCOPE_TMUX", help: "the tmux binary (default: tmux on PATH)" },
+  ...SERVER_OPTIONS,
   "read-only": { env: "PANESCOPE_READ_ONLY", help: "leave out send_keys, open_pane and close_pane" },
+  shared: { env: "PANESCOPE_SHARED", help: "relay to the tmux server's shared daemon (one watcher for all)" },
   "max-wait-ms": { value: "N", env: "PANESCOPE_MAX_WAIT_MS", help: `cap on waits, in ms (default ${MAX_WAIT_DEFAULT_MS}, at most ${MAX_WAIT_LIMIT_MS})` },
   update: { env: "PANESCOPE_UPDATE", help: "rewrite goldens that differ (never under CI=true)" },
   "check-tmux": { help: "also compare each snapshot with tmux's own rendering (capture-pane -p)" },
@@ -97,9 +102,9 @@ interface CommandSpec {
 
 const SPECS: Readonly<Record<CommandName, CommandSpec>> = {
   mcp: {
-    usage: "panescope [mcp] [-L NAME | -S PATH] [--tmux PATH] [--read-only] [--max-wait-ms N] [--transcript FILE]",
+    usage: "panescope [mcp] [-L NAME | -S PATH] [--tmux PATH] [--read-only] [--max-wait-ms N] [--shared] [--transcript FILE]",
     summary: "The stdio MCP server (the default command): an MCP client starts it and talks JSON-RPC on stdin/stdout; logs go to stderr.",
-    takes: ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "transcript", "help"],
+    takes: ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "shared", "transcript", "help"],
     refuses: {},
     notes: ["Without -L/-S: tmux's default server. Flags win over the environment."],
   },
@@ -130,28 +135,6 @@ const SPECS: Readonly<Record<CommandName, CommandSpec>> = {
   },
 };
 
-const BOOLEAN_WORDS = "1/true/yes/on or 0/false/no/off";
-
-/** A boolean from the environment: 1/true/yes/on or 0/false/no/off, any case; anything else is refused. */
-export function parseBoolean(value: string, name: string): boolean {
-  const word = value.trim().toLowerCase();
-  if (["1", "true", "yes", "on"].includes(word)) return true;
-  if (["0", "false", "no", "off"].includes(word)) return false;
-  throw new PanescopeError("bad-input", `${name} must be ${BOOLEAN_WORDS}, got ${JSON.stringify(value)}`);
-}
-
-/** An environment variable set to something; an empty value counts as unset (`NAME= cmd`). */
-function envValue(env: Env, name: string): string | undefined {
-  const value = env[name];
-  return value === undefined || value === "" ? undefined : value;
-}
-
-/** A boolean environment variable; unset or empty is false. */
-export function envBoolean(env: Env, name: string): boolean {
-  const value = envValue(env, name);
-  return value === undefined ? false : parseBoolean(value, name);
-}
-
 function waitCap(value: string, from: string): number {
   if (!/^\d+$/.test(value) || Number(value) > MAX_WAIT_LIMIT_MS) {
     throw usageError("mcp", `${from} must be a whole number of milliseconds from 0 to ${MAX_WAIT_LIMIT_MS}, got ${JSON.stringify(value)}`);
@@ -159,16 +142,8 @@ function waitCap(value: string, from: string): number {
   return Number(value);
 }
 
-function flagOf(name: OptionName): string {
-  const short = OPTIONS[name].short;
-  return short === undefined ? `--${name}` : `-${short}/--${name}`;
-}
-
 function optionLine(name: OptionName): string {
-  const spec = OPTIONS[name];
-  const flags = `${spec.short === undefined ? "    " : `-${spec.short}, `}--${name}${spec.value === undefined ? "" : ` ${spec.value}`}`;
-  const env = spec.env === undefined ? "" : `; env ${spec.env}`;
-  return `  ${flags.padEnd(24)} ${spec.help}${env}`;
+  return specLine(name, OPTIONS[name]);
 }
 
 /** `panescope COMMAND --help`. */
@@ -189,9 +164,9 @@ export function commandHelp(name: CommandName): string {
 
 /** `panescope --help`: every command, the server options and every environment variable. */
 export function topHelp(): string {
-  const names: OptionName[] = ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "transcript", "update", "report"];
+  const names: OptionName[] = ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "shared", "transcript", "update", "report"];
   return [
-    "panescope: watch tmux panes the way a terminal shows them (an MCP server, a demo, golden-file tests)",
+    "panescope: watch tmux panes the way a terminal shows them (an MCP server, shell commands, golden-file tests)",
     "",
     "usage:",
     "  panescope [mcp] [options]              the stdio MCP server (the default): an MCP client starts it",
@@ -199,6 +174,10 @@ export function topHelp(): string {
     "  panescope golden [options] [PATH...]   run *.tape scenarios and compare their screens with goldens",
     "  panescope report FILE.jsonl [-o HTML]  render an MCP transcript (mcp --transcript) as an HTML page",
     "  panescope record [PANE] -o FILE.cast   record a pane as an asciicast (see panescope record --help)",
+    "",
+    "shell commands (through the tmux server's shared daemon, started on first use):",
+    ...shellHelpLines(),
+    "",
     "  panescope COMMAND --help               the options of one command",
     "  panescope --version",
     "",
@@ -224,37 +203,13 @@ function usageError(command: CommandName, what: string): PanescopeError {
   return new PanescopeError("bad-input", `${what} (see ${help})`);
 }
 
-/** parseArgs in its lenient mode, then our own checks, so every message names the flag and the fix. */
 function parseFor(command: CommandName, args: readonly string[]): Parsed | "help" {
   const spec = SPECS[command];
-  const known = [...spec.takes, ...(Object.keys(spec.refuses) as OptionName[])];
-  const options = Object.fromEntries(
-    known.map((name) => [name, { type: OPTIONS[name].value === undefined ? "boolean" : "string", ...(OPTIONS[name].short ? { short: OPTIONS[name].short } : {}) }]),
-  ) as Record<string, { type: "string" | "boolean"; short?: string }>;
-  const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
-  if (tokens.some((t) => t.kind === "option" && t.name === "help")) return "help";
-  const parsed: Parsed = { values: {}, positionals: [] };
-  for (const token of tokens) {
-    if (token.kind === "positional") parsed.positionals.push(token.value);
-    if (token.kind !== "option") continue;
-    const name = token.name as OptionName;
-    if (!known.includes(name)) throw usageError(command, `unknown option ${token.rawName} for panescope ${command}`);
-    const refusal = spec.refuses[name];
-    if (refusal !== undefined) throw usageError(command, `${token.rawName}: ${refusal}`);
-    if (parsed.values[name] !== undefined) throw usageError(command, `${flagOf(name)} is given twice: give it once`);
-    if (OPTIONS[name].value === undefined) {
-      if (token.value !== undefined) throw usageError(command, `${token.rawName} takes no value, got ${JSON.stringify(token.value)}`);
-      parsed.values[name] = true;
-    } else {
-      // `--socket --read-only` is a forgotten value, not a socket named "--read-only"; `=` allows it.
-      const value = token.value;
-      if (value === undefined || value === "" || (!token.inlineValue && value.startsWith("-"))) {
-        throw usageError(command, `${token.rawName} needs a value: ${token.rawName} ${OPTIONS[name].value}`);
-      }
-      parsed.values[name] = value;
-    }
-  }
-  return parsed;
+  const specs = Object.fromEntries(spec.takes.map((name) => [name, OPTIONS[name]]));
+  const refuses = Object.fromEntries(Object.entries(spec.refuses).map(([name, reason]) => [name, { spec: OPTIONS[name as OptionName], reason }]));
+  const tokens = readTokens(args, specs, refuses, (what) => usageError(command, what), `panescope ${command}`);
+  if (tokens.help) return "help";
+  return { values: Object.fromEntries(tokens.options.map((o) => [o.name, o.value])), positionals: tokens.positionals };
 }
 
 function stringOf(parsed: Parsed, name: OptionName): string | undefined {
@@ -268,22 +223,8 @@ function tmuxOf(parsed: Parsed, env: Env): { tmux?: string } {
 }
 
 function serverOf(parsed: Parsed, env: Env): TmuxServerOptions {
-  const socketName = stringOf(parsed, "socket");
-  const socketPath = stringOf(parsed, "socket-path");
-  if (socketName !== undefined && socketPath !== undefined) {
-    throw usageError("mcp", "-L/--socket and -S/--socket-path both name a tmux server: give one");
-  }
-  const server: TmuxServerOptions = { ...tmuxOf(parsed, env) };
-  if (socketName !== undefined) return { ...server, socketName };
-  if (socketPath !== undefined) return { ...server, socketPath };
-  const envName = envValue(env, "PANESCOPE_SOCKET");
-  const envPath = envValue(env, "PANESCOPE_SOCKET_PATH");
-  if (envName !== undefined && envPath !== undefined) {
-    throw usageError("mcp", "PANESCOPE_SOCKET and PANESCOPE_SOCKET_PATH are both set and name two servers: unset one, or pass -L or -S (a flag wins)");
-  }
-  if (envName !== undefined) return { ...server, socketName: envName };
-  if (envPath !== undefined) return { ...server, socketPath: envPath };
-  return server;
+  const flags = { socket: stringOf(parsed, "socket"), socketPath: stringOf(parsed, "socket-path"), tmux: stringOf(parsed, "tmux") };
+  return serverSelection(flags, env, (what) => usageError("mcp", what));
 }
 
 /** The tmux server flags (-L, -S, --tmux) and their environment, for commands parsed elsewhere (record). */
@@ -298,6 +239,7 @@ function mcpOptions(parsed: Parsed, env: Env): McpOptions {
   return {
     server: serverOf(parsed, env),
     readOnly: parsed.values["read-only"] === true || envBoolean(env, "PANESCOPE_READ_ONLY"),
+    shared: parsed.values.shared === true || envBoolean(env, "PANESCOPE_SHARED"),
     maxWaitMs:
       flagWait !== undefined ? waitCap(flagWait, "--max-wait-ms") : envWait !== undefined ? waitCap(envWait, "PANESCOPE_MAX_WAIT_MS") : MAX_WAIT_DEFAULT_MS,
     ...(stringOf(parsed, "transcript") === undefined ? {} : { transcript: stringOf(parsed, "transcript") }),
@@ -325,12 +267,17 @@ export function parseCommand(argv: readonly string[], env: Env, stdinIsTTY = fal
   if (first === "--help" || first === "-h" || first === "help") {
     const topic = first === "help" ? rest[0] : undefined;
     if (topic === undefined) return { kind: "help", text: topHelp() };
-    if (!(COMMANDS as readonly string[]).includes(topic)) throw usageError("mcp", `no help on "${topic}": the commands are ${COMMANDS.join(", ")}`);
+    if (isShellCommand(topic)) return { kind: "help", text: shellHelp(topic) };
+    if (!(COMMANDS as readonly string[]).includes(topic)) throw usageError("mcp", `no help on "${topic}": the commands are ${[...COMMANDS, ...SHELL_COMMANDS].join(", ")}`);
     return { kind: "help", text: commandHelp(topic as CommandName) };
   }
   if (first === "--version" || first === "-V") {
     if (rest.length > 0) throw usageError("mcp", `${first} takes nothing after it`);
     return { kind: "version" };
+  }
+  if (isShellCommand(first)) {
+    const parsed = parseShellCommand(first, rest, env);
+    return parsed.kind === "help" ? parsed : parsed.kind === "shell" ? { kind: "shell", command: parsed.command } : parsed;
   }
   const named = (COMMANDS as readonly string[]).includes(first ?? "") ? (first as CommandName) : undefined;
   const command = named ?? "mcp";
@@ -341,7 +288,7 @@ export function parseCommand(argv: readonly string[], env: Env, stdinIsTTY = fal
     const [word] = parsed.positionals;
     throw usageError(
       command,
-      named === undefined ? `unknown command "${word}": the commands are ${COMMANDS.join(", ")} (a command comes first)` : `panescope ${command} takes no arguments, got "${word}"`,
+      named === undefined ? `unknown command "${word}": the commands are ${[...COMMANDS, ...SHELL_COMMANDS].join(", ")} (a command comes first)` : `panescope ${command} takes no arguments, got "${word}"`,
     );
   }
   switch (command) {

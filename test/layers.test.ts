@@ -1,4 +1,4 @@
-// The layers of docs/architecture.md, enforced: imports only point down (tmux → observe → watch → faces → cli),
+// The layers of docs/architecture.md, enforced: imports only point down (tmux → observe → watch → faces → daemon → cli),
 // observe/ never sees tmux/, evidence/ never sees watch/, faces never import each other, and there are no import cycles.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -18,9 +18,12 @@ function layerOf(file: string): { name: string; rank: number } {
   // faces (golden/ and mcp/ draw screens, record/ writes casts) may import them; they import only
   // observe/ and base, never watch/.
   if (top === "evidence") return { name: "evidence", rank: 2 };
-  if (top === "options.ts") return { name: "options", rank: 2 };
-  if (top === "mcp" || top === "golden" || top === "demo" || top === "record" || top === "index.ts") return { name: top, rank: 3 };
-  if (top === "cli.ts") return { name: "cli", rank: 4 };
+  if (top === "options.ts" || top === "options") return { name: "options", rank: 2 };
+  // shell/ is a face like mcp/ (the CLI's client of the daemon: kept free of the MCP SDK, so it
+  // never imports mcp/). daemon/ sits above the faces: it serves mcp/'s server on shell/'s protocol.
+  if (top === "mcp" || top === "golden" || top === "demo" || top === "record" || top === "shell" || top === "index.ts") return { name: top, rank: 3 };
+  if (top === "daemon") return { name: "daemon", rank: 4 };
+  if (top === "cli.ts") return { name: "cli", rank: 5 };
   throw new Error(`src/${rel} is in no layer: add it to test/layers.test.ts`);
 }
 

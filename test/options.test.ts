@@ -35,7 +35,7 @@ describe("parseBoolean", () => {
 
 describe("the mcp command", () => {
   it("is the default: no arguments is the default server, read-write, a 30 s wait cap", () => {
-    expect(parseCommand([], {})).toEqual({ kind: "mcp", options: { server: {}, readOnly: false, maxWaitMs: 30_000 } });
+    expect(parseCommand([], {})).toEqual({ kind: "mcp", options: { server: {}, readOnly: false, maxWaitMs: 30_000, shared: false } });
     expect(parseCommand(["mcp"], {})).toEqual(parseCommand([], {}));
     expect(MAX_WAIT_DEFAULT_MS).toBe(DEFAULT_MAX_WAIT_MS);
   });
@@ -46,6 +46,7 @@ describe("the mcp command", () => {
       server: { socketName: "work", tmux: "/opt/tmux" },
       readOnly: true,
       maxWaitMs: 100,
+      shared: false,
     });
     expect(options("mcp", ["-S", "/tmp/s", "--read-only"], {}).options.server).toEqual({ socketPath: "/tmp/s" });
     expect(options("mcp", ["-Lwork", "--tmux", "/x/tmux"], env).options.server).toEqual({ socketName: "work", tmux: "/x/tmux" });
@@ -53,10 +54,11 @@ describe("the mcp command", () => {
   });
 
   it("takes every environment variable when no flag is given", () => {
-    expect(options("mcp", [], { PANESCOPE_SOCKET_PATH: "/run/t", PANESCOPE_TMUX: "/opt/tmux", PANESCOPE_MAX_WAIT_MS: "7" }).options).toEqual({
+    expect(options("mcp", [], { PANESCOPE_SOCKET_PATH: "/run/t", PANESCOPE_TMUX: "/opt/tmux", PANESCOPE_MAX_WAIT_MS: "7", PANESCOPE_SHARED: "1" }).options).toEqual({
       server: { socketPath: "/run/t", tmux: "/opt/tmux" },
       readOnly: false,
       maxWaitMs: 7,
+      shared: true,
     });
   });
 

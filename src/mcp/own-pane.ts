@@ -5,7 +5,8 @@
 // when both can be stat-ed) match, asked of the server we actually talk to. And from what the
 // process is (own-process.ts), for clients that start panescope without that environment.
 import { stat } from "node:fs/promises";
-import { canonicalPaneId, samePane } from "../tmux/pane-id.js";
+import { tmuxEnv } from "../tmux/env.js";
+import { samePane } from "../tmux/pane-id.js";
 import { TmuxFormat } from "../tmux/format.js";
 import type { RunOptions, TmuxServer } from "../tmux/server.js";
 import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
@@ -22,16 +23,8 @@ export interface OwnPane {
 
 /** The pane panescope runs in, from its environment; undefined outside tmux. */
 export function ownPaneFromEnv(env: Record<string, string | undefined>): OwnPane | undefined {
-  const pane = env.TMUX_PANE;
-  if (pane === undefined || !/^%\d+$/.test(pane)) return undefined;
-  const paneId = canonicalPaneId(pane);
-  const tmux = env.TMUX ?? "";
-  // The socket path may itself contain commas: pid and session are the last two fields.
-  const last = tmux.lastIndexOf(",");
-  const middle = last <= 0 ? -1 : tmux.lastIndexOf(",", last - 1);
-  if (middle <= 0) return { paneId };
-  const pid = tmux.slice(middle + 1, last);
-  return { paneId, socket: tmux.slice(0, middle), ...(/^\d+$/.test(pid) ? { serverPid: Number(pid) } : {}) };
+  const { paneId, ...server } = tmuxEnv(env);
+  return paneId === undefined ? undefined : { paneId, ...server };
 }
 
 /** The identity of a socket file (device + inode), or undefined if it cannot be stat-ed. */

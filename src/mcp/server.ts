@@ -34,6 +34,19 @@ export interface CreateServerOptions {
   matchBudgetMs?: number;
   /** Wraps the tools/call handler, the one path every tool call takes (a transcript records there). */
   wrapToolCall?: (handler: ToolCallHandler) => ToolCallHandler;
+  /** State several servers share (the daemon's connections): the matcher, opened panes, last keys. */
+  shared?: SharedToolState;
+}
+
+export type SharedToolState = Pick<ToolContext, "regex" | "opened" | "typed">;
+
+/** The state createServer makes for itself unless given: one per daemon, shared by its connections. */
+export function sharedToolState(matchBudgetMs?: number): SharedToolState {
+  return {
+    regex: new RegexRunner(matchBudgetMs === undefined ? {} : { budgetMs: matchBudgetMs }),
+    opened: new Map<string, OpenedPane>(),
+    typed: new Map<string, string>(),
+  };
 }
 
 const INSTRUCTIONS = `panescope shows you tmux panes the way a terminal shows them. The loop:
@@ -67,15 +80,14 @@ function supportedTmuxOnly(host: Pick<McpServer, "registerTool">, context: ToolC
 }
 
 export function createServer(options: CreateServerOptions): McpServer {
+  const state = options.shared ?? sharedToolState(options.matchBudgetMs);
   const context: ToolContext = {
     hub: options.hub,
     server: options.server,
     readOnly: options.readOnly ?? false,
     maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
     ownPane: options.ownPane,
-    regex: new RegexRunner({ budgetMs: options.matchBudgetMs }),
-    opened: new Map<string, OpenedPane>(),
-    typed: new Map<string, string>(),
+    ...state,
     failContext: { serverArgs: options.server.baseArgs().join(" ") },
   };
   const mcp = new McpServer({ name: "panescope", version }, { instructions: INSTRUCTIONS });
@@ -85,11 +97,12 @@ export function createServer(options: CreateServerOptions): McpServer {
   for (const register of READ_TOOLS) register(host, context);
   if (!context.readOnly) for (const register of INPUT_TOOLS) register(host, context);
   listing.serve();
-  // The matcher's worker goes with the server (it is unref'ed: it never holds the process open).
+  // The matcher's worker goes with the server (it is unref'ed: it never holds the process open);
+  // a shared one stays with its owner.
   const onclose = mcp.server.onclose;
   mcp.server.onclose = () => {
     onclose?.();
-    void context.regex.close();
+    if (options.shared === undefined) void context.regex.close();
   };
   return mcp;
 }

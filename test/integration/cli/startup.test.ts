@@ -1,6 +1,6 @@
-// Start-up loads only what the command needs (issue 28): `--version` and `--help` none of the MCP
-// SDK, zod, xterm or execa; the MCP server no xterm until a pane is watched and no regex worker
-// until a pattern. Each run of the BUILT dist/cli.js is preloaded with test/support/record-loads.mjs,
+// Start-up loads only what the command needs (issue 28): `--version`, `--help` and `read` (issue
+// 26) none of the MCP SDK, zod, xterm or execa; the MCP server no xterm until a pane is watched
+// and no regex worker until a pattern. Each run of the BUILT dist/cli.js is preloaded with test/support/record-loads.mjs,
 // which lists every module it loaded and every worker thread it started.
 // What is loaded, not how long it took: the figure is the bench's (figure 11), never a test's.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
+import { shellPlace } from "../../support/shell-daemon.js";
+import { startServer } from "../../support/tmux-fixture.js";
 
 const CLI = resolve(import.meta.dirname, "../../../dist/cli.js");
 const RECORDER = resolve(import.meta.dirname, "../../support/record-loads.mjs");
@@ -57,6 +59,25 @@ describe("start-up", () => {
     expect(answers[1]?.result?.tools?.length).toBeGreaterThan(0);
     expect(loaded.some((path) => path.includes("@modelcontextprotocol/sdk"))).toBe(true);
     expect(loaded.filter((path) => path.includes("@xterm/") || path === "worker_threads.Worker")).toEqual([]);
+  });
+
+  it("panescope read, cold (it starts the daemon) and warm, loads none of the MCP SDK, zod, xterm or execa", async () => {
+    const tmux = await startServer({ command: "sh" });
+    const place = shellPlace(tmux.name);
+    try {
+      for (const run of ["cold", "warm"]) {
+        const file = join(dir, `loads-read-${run}`);
+        const result = await execa(process.execPath, ["--import", RECORDER, CLI, "read", "-L", tmux.name, "%0"], { env: { ...place.env, RECORD_LOADS: file }, timeout: 30_000 });
+        expect(result.stdout).toMatch(run === "cold" ? /^cursor=/ : /^no change/);
+        const loaded = readFileSync(file, "utf8").split("\n").filter(Boolean);
+        expect(loaded.some((path) => path.endsWith("/dist/shell/main.js"))).toBe(true);
+        expect(heavyIn(loaded), run).toEqual([]);
+      }
+      expect(place.daemons()).toHaveLength(1);
+    } finally {
+      await place.clean();
+      await tmux.kill();
+    }
   });
 
   it("the recorder sees a worker thread start (so the check above can fail)", async () => {

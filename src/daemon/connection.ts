@@ -1,0 +1,147 @@
+// One client on the daemon's socket: newline-delimited JSON-RPC through the same transport the
+// stdio server uses (mcp/stdio-transport.ts, the socket as both ends). The first request must be
+// panescope/hello; its answer names the daemon's protocol, and only a client of the same protocol
+// is then served as an MCP session. A named reader's calls without a cursor get the reader's last
+// cursor of the pane, and the cursor of each answer is kept for the next call (ReaderGate).
+import type { Socket } from "node:net";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { StdioTransport } from "../mcp/stdio-transport.js";
+import { HELLO, NEEDS_HELLO, PROTOCOL, type Hello, type Welcome } from "../shell/protocol.js";
+import { canonicalPaneId } from "../tmux/pane-id.js";
+import type { ReaderCursors } from "./readers.js";
+
+export interface ConnectionHost {
+  welcome(): Welcome;
+  /** Builds this connection's MCP server for the hello's policy and connects it to `transport`. */
+  serve(hello: Hello, transport: Transport): Promise<void>;
+  readers: ReaderCursors;
+  warn(line: string): void;
+}
+
+type Message = JSONRPCMessage & { id?: string | number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown> };
+
+/** The tools whose answers carry a cursor for the pane they were called on. */
+const CURSOR_TOOLS = new Set(["capture_since", "wait_for", "send_keys"]);
+
+function isRequest(message: Message): message is Message & { id: string | number; method: string } {
+  return message.method !== undefined && message.id !== undefined;
+}
+
+function refusal(id: string | number, message: string): JSONRPCMessage {
+  return { jsonrpc: "2.0", id, error: { code: NEEDS_HELLO, message } };
+}
+
+/** Serves one accepted socket until it closes. */
+export function acceptConnection(socket: Socket, host: ConnectionHost): void {
+  const inner = new StdioTransport(socket, socket, { warn: host.warn });
+  let stage: "hello" | "serving" | "refused" = "hello";
+  const early: Message[] = [];
+  let gate: ReaderGate | undefined;
+  inner.onmessage = (raw) => {
+    const message = raw as Message;
+    if (stage === "serving") {
+      if (gate?.started) gate.incoming(message);
+      else early.push(message);
+      return;
+    }
+    if (!isRequest(message)) return;
+    if (stage === "refused" || message.method !== HELLO) {
+      void inner.send(refusal(message.id, stage === "refused" ? `this daemon speaks protocol ${PROTOCOL}: connect again with a matching panescope` : `send ${HELLO} first`));
+      return;
+    }
+    const hello = (message.params ?? {}) as unknown as Hello;
+    void inner.send({ jsonrpc: "2.0", id: message.id, result: { ...host.welcome() } });
+    if (hello.protocol !== PROTOCOL) {
+      stage = "refused";
+      return;
+    }
+    stage = "serving";
+    gate = new ReaderGate(inner, host.readers, typeof hello.reader === "string" ? hello.reader : undefined, early);
+    host.serve(hello, gate).catch((error: unknown) => {
+      host.warn(`panescope: a connection could not be served: ${(error as Error).message}`);
+      socket.destroy();
+    });
+  };
+  // The client went away (killed, or ended its side): its calls are cancelled with the server.
+  inner.onclose = () => {
+    gate?.ended();
+    socket.end();
+  };
+  socket.on("close", () => void inner.close());
+  socket.on("error", () => socket.destroy());
+  void inner.start();
+}
+
+/** The MCP server's transport: the socket's, with a named reader's cursors filled in and kept. */
+export class ReaderGate implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  started = false;
+  /** Request id → the pane whose cursor its answer carries. */
+  private readonly tracked = new Map<string | number, string>();
+
+  constructor(
+    private readonly inner: StdioTransport,
+    private readonly readers: ReaderCursors,
+    private readonly reader: string | undefined,
+    private readonly early: Message[],
+  ) {}
+
+  async start(): Promise<void> {
+    this.started = true;
+    this.inner.onerror = (error) => this.onerror?.(error);
+    for (const message of this.early.splice(0)) this.incoming(message);
+  }
+
+  /** The socket's transport closed: the MCP server closes, cancelling its calls. */
+  ended(): void {
+    this.onclose?.();
+  }
+
+  incoming(message: Message): void {
+    this.onmessage?.(this.reader === undefined ? message : this.withCursor(message));
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const answer = message as Message;
+    const pane = answer.id === undefined || answer.method !== undefined ? undefined : this.tracked.get(answer.id);
+    if (pane !== undefined && answer.id !== undefined && this.reader !== undefined) {
+      this.tracked.delete(answer.id);
+      this.keep(this.reader, pane, answer.result);
+    }
+    return this.inner.send(message);
+  }
+
+  async close(): Promise<void> {
+    await this.inner.close();
+  }
+
+  /** A cursor tool called on one pane without a cursor continues from the reader's last one. */
+  private withCursor(message: Message): Message {
+    if (!isRequest(message) || message.method !== "tools/call" || this.reader === undefined) return message;
+    const params = message.params ?? {};
+    const args = (params.arguments ?? {}) as Record<string, unknown>;
+    if (!CURSOR_TOOLS.has(String(params.name)) || typeof args.paneId !== "string") return message;
+    if (args.cursor !== undefined || args.cursors !== undefined || args.paneIds !== undefined) return message;
+    const pane = canonicalPaneId(args.paneId);
+    this.tracked.set(message.id, pane);
+    const stored = this.readers.get(this.reader, pane);
+    if (stored === undefined) return message;
+    return { ...message, params: { ...params, arguments: { ...args, cursor: stored } } } as Message;
+  }
+
+  private keep(reader: string, pane: string, result: Record<string, unknown> | undefined): void {
+    if (result === undefined) return;
+    if (result.isError === true) {
+      // A stored cursor refused (another server's after a restart on another socket): start over.
+      const kind = (result._meta as Record<string, unknown> | undefined)?.["panescope/error"];
+      if (typeof kind === "string" && kind.startsWith("cursor-")) this.readers.forget(reader, pane);
+      return;
+    }
+    const structured = (result.structuredContent ?? {}) as { cursor?: unknown; delta?: { cursor?: unknown } };
+    const cursor = structured.delta?.cursor ?? structured.cursor;
+    if (typeof cursor === "string") this.readers.set(reader, pane, cursor);
+  }
+}

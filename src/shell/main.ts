@@ -1,0 +1,86 @@
+// `panescope read|wait|send|list|open|close`: one tool call through the tmux server's shared daemon
+// (started on first use). Prints the text a model reads (or, with --json, the structured answer)
+// and exits with a status a script can branch on: 0 done, 1 timed out, 2 usage, 3 pane closed or
+// gone, 4 any other error (stderr says what and what to do).
+import type { ShellCommand } from "../options/shell.js";
+import { MAX_WAIT_LIMIT_MS } from "../options/model.js";
+import { messageOf } from "../errors.js";
+import { daemonPaths } from "./paths.js";
+import { callerPane, defaultReader } from "./reader.js";
+import { reachDaemon } from "./start.js";
+
+export const EXIT = { done: 0, timedOut: 1, usage: 2, closed: 3, failed: 4, interrupted: 130 } as const;
+
+interface ToolResult {
+  content?: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+function statusOf(command: ShellCommand, structured: Record<string, unknown>): number {
+  if (command.exit === "plain") return EXIT.done;
+  if (command.exit === "read") return structured.closed === true ? EXIT.closed : EXIT.done;
+  const outcome = structured.outcome;
+  if (outcome === "timeout" || outcome === "aborted") return EXIT.timedOut;
+  if (outcome === "closed") return command.exit === "wait-closed" ? EXIT.done : EXIT.closed;
+  return EXIT.done;
+}
+
+function errorStatus(kind: unknown): number {
+  if (kind === "unknown-pane") return EXIT.closed;
+  if (kind === "bad-input") return EXIT.usage;
+  return EXIT.failed;
+}
+
+const say = (line: string): void => void process.stderr.write(`panescope: ${line}\n`);
+
+export async function main(command: ShellCommand): Promise<number> {
+  const env = process.env;
+  const paths = daemonPaths(command.server, env);
+  const ownPane = callerPane(env);
+  let connected: Awaited<ReturnType<typeof reachDaemon>>;
+  try {
+    connected = await reachDaemon(paths, { choice: command.server, ...(command.idleMs === undefined ? {} : { idleMs: command.idleMs }) }, {
+      reader: command.reader ?? defaultReader(env),
+      maxWaitMs: MAX_WAIT_LIMIT_MS,
+      ...(ownPane === undefined ? {} : { ownPane }),
+    });
+  } catch (error) {
+    say(messageOf(error));
+    return EXIT.failed;
+  }
+  const { connection, welcome } = connected;
+  let interrupted = false;
+  const interrupt = (): void => {
+    interrupted = true;
+    connection.cancel();
+  };
+  process.once("SIGINT", interrupt);
+  process.once("SIGTERM", interrupt);
+  let result: ToolResult;
+  try {
+    const answer = await connection.request("tools/call", { name: command.tool, arguments: command.arguments });
+    if (answer.error !== undefined) {
+      say(`the daemon refused the call: ${answer.error.message}`);
+      return EXIT.failed;
+    }
+    result = (answer.result ?? {}) as ToolResult;
+  } catch (error) {
+    if (interrupted) return EXIT.interrupted;
+    say(`the daemon (pid ${welcome.pid}) went away during the call (${messageOf(error)}): run the command again; a new daemon starts, and a reader's next answer says missed (restarted)`);
+    return EXIT.failed;
+  } finally {
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
+    connection.close();
+  }
+  const text = (result.content ?? []).map((part) => part.text ?? "").join("\n");
+  if (result.isError === true) {
+    say(text);
+    return errorStatus(result._meta?.["panescope/error"]);
+  }
+  const structured = result.structuredContent ?? {};
+  process.stdout.write(`${command.json ? JSON.stringify(structured, null, 2) : text}\n`);
+  return statusOf(command, structured);
+}

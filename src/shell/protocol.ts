@@ -1,0 +1,59 @@
+// The daemon's protocol, shared by both ends: newline-delimited JSON-RPC 2.0 on a unix socket.
+// The first request on a connection is `panescope/hello`, answered before any MCP message, so a
+// client and a daemon of different protocols find out before either reads the other's answers.
+// After it the connection is an MCP session (tools/call needs no initialize on this server).
+
+/** Bumped on any change a client of the previous number would misread. */
+export const PROTOCOL = 1;
+export const HELLO = "panescope/hello";
+
+/** The caller's pane (from its TMUX/TMUX_PANE): never typed into or killed for this connection. */
+export interface CallerPane {
+  paneId: string;
+  serverPid?: number;
+  socket?: string;
+}
+
+export interface Hello {
+  protocol: number;
+  version: string;
+  /** Named reader: calls without a cursor continue from this reader's last cursor of the pane. */
+  reader?: string;
+  ownPane?: CallerPane;
+  readOnly?: boolean;
+  maxWaitMs?: number;
+}
+
+export interface Welcome {
+  protocol: number;
+  version: string;
+  pid: number;
+  /** Connections open now, this one included: a restart is safe only when it is 1. */
+  clients: number;
+  /** When the daemon started (ms since the epoch). */
+  startedAt: number;
+}
+
+export type Id = string | number;
+
+export interface Request {
+  jsonrpc: "2.0";
+  id: Id;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface Response {
+  jsonrpc: "2.0";
+  id: Id | null;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/** The error a daemon answers a request that came before hello, or a hello of another protocol. */
+export const NEEDS_HELLO = -32001;
+
+export function isWelcome(value: unknown): value is Welcome {
+  const v = value as Partial<Welcome> | undefined;
+  return typeof v === "object" && v !== null && typeof v.protocol === "number" && typeof v.pid === "number" && typeof v.clients === "number";
+}

@@ -1,0 +1,43 @@
+// `panescope mcp --shared`: the stdio MCP server as a relay to the tmux server's shared daemon. No
+// hub here: every agent's calls reach one watcher (one control client per session, one emulator
+// per pane). Lines are passed through as they are; the daemon frames and answers them. The end of
+// stdin is passed on (the daemon answers what it read, then closes); a daemon that goes away
+// ends the relay with a line on stderr.
+import type { McpOptions } from "../options.js";
+import { messageOf } from "../errors.js";
+import { version } from "../version.js";
+import { daemonPaths } from "./paths.js";
+import { callerPane } from "./reader.js";
+import { reachDaemon } from "./start.js";
+
+const say = (line: string): void => void process.stderr.write(`panescope: ${line}\n`);
+
+export async function relay(options: McpOptions): Promise<number> {
+  const paths = daemonPaths(options.server, process.env);
+  const ownPane = callerPane(process.env);
+  let connected: Awaited<ReturnType<typeof reachDaemon>>;
+  try {
+    connected = await reachDaemon(paths, { choice: options.server }, { readOnly: options.readOnly, maxWaitMs: options.maxWaitMs, ...(ownPane === undefined ? {} : { ownPane }) });
+  } catch (error) {
+    say(`${messageOf(error)} (or run without --shared / PANESCOPE_SHARED: a server of its own)`);
+    return 1;
+  }
+  const { connection, welcome } = connected;
+  process.stderr.write(
+    `panescope ${version}: MCP on stdio through the shared daemon pid ${welcome.pid} (panescope ${welcome.version}), tmux server -S ${paths.tmuxSocket}, ${options.readOnly ? "read-only" : "read-write"}, wait cap ${options.maxWaitMs} ms\n`,
+  );
+  connection.onLine = (line) => void process.stdout.write(`${line}\n`);
+  const socket = connection.socket;
+  let stdinEnded = false;
+  process.stdin.on("end", () => {
+    stdinEnded = true;
+  });
+  process.stdin.pipe(socket);
+  await new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  if (!stdinEnded) {
+    say(`the shared daemon (pid ${welcome.pid}) went away: restart this MCP server (a new daemon starts)`);
+    return 1;
+  }
+  say("stdin closed, bye");
+  return 0;
+}

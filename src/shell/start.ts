@@ -1,0 +1,175 @@
+// Reaching the daemon of a tmux server, starting it on first use. Exactly one starts however many
+// callers race: the one that creates the lock file (O_EXCL) spawns it, the others wait for its
+// socket; the daemon itself also refuses to bind over a live socket. A lock left by a starter
+// that died is taken over once its pid is gone. A daemon of another protocol is restarted when
+// this caller is its only client, else the caller is told what to do.
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { PanescopeError } from "../errors.js";
+import { version } from "../version.js";
+import { DaemonConnection } from "./client.js";
+import { ensureTrustedDir, socketState, type DaemonPaths, type ServerChoice } from "./paths.js";
+import { HELLO, isWelcome, PROTOCOL, type Hello, type Welcome } from "./protocol.js";
+
+/** Long enough for a cold daemon on a loaded machine (it loads the SDK, zod and the hub). */
+const START_TIMEOUT_MS = 20_000;
+const RETRY_MS = 20;
+
+export interface DaemonStart {
+  choice: ServerChoice;
+  /** Quiet period after which the daemon exits with no clients (`panescope daemon --idle-ms`). */
+  idleMs?: number;
+}
+
+export interface Connected {
+  connection: DaemonConnection;
+  welcome: Welcome;
+}
+
+const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function code(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return code(error) === "EPERM";
+  }
+}
+
+/** Connects and says hello; undefined when no daemon answers there (absent, stale, or gone mid-hello). */
+async function tryHello(paths: DaemonPaths, hello: Hello): Promise<Connected | undefined> {
+  const state = socketState(paths.socket);
+  if (state === "absent") return undefined;
+  if (state !== "ours") throw new PanescopeError("daemon", `refusing the daemon socket ${state.refused}`);
+  let connection: DaemonConnection;
+  try {
+    connection = await DaemonConnection.open(paths.socket);
+  } catch (error) {
+    if (["ENOENT", "ECONNREFUSED"].includes(code(error) ?? "")) return undefined;
+    throw new PanescopeError("daemon", `cannot connect to the daemon at ${paths.socket}: ${(error as Error).message}`, { cause: error });
+  }
+  // A daemon that closes the connection before answering was exiting (idle): start again.
+  const answer = await connection.request(HELLO, { ...hello }).catch(() => undefined);
+  if (answer === undefined) return undefined;
+  if (answer.error !== undefined || !isWelcome(answer.result)) {
+    connection.close();
+    throw new PanescopeError("daemon", `the daemon at ${paths.socket} did not accept ${HELLO} (${answer.error?.message ?? "no welcome"}): it is another program or a much older panescope; stop it and run the command again`);
+  }
+  return { connection, welcome: answer.result };
+}
+
+/** Takes the start lock; false when a live process holds it. */
+function takeLock(path: string): boolean {
+  for (;;) {
+    try {
+      const fd = openSync(path, "wx", 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return true;
+    } catch (error) {
+      if (code(error) !== "EEXIST") throw new PanescopeError("daemon", `cannot create the start lock ${path}: ${(error as Error).message}`, { cause: error });
+    }
+    let holder: number;
+    try {
+      holder = Number(readFileSync(path, "utf8").trim() || "0");
+      // Created but its pid not written yet: held, unless it is older than any start takes.
+      if (holder === 0 && Date.now() - statSync(path).mtimeMs < START_TIMEOUT_MS) return false;
+    } catch (error) {
+      if (code(error) === "ENOENT") continue; // released meanwhile: try again
+      throw error;
+    }
+    if (holder > 0 && alive(holder)) return false;
+    // Its starter died while starting (its pid is gone): the lock is stale.
+    try {
+      unlinkSync(path);
+    } catch (error) {
+      if (code(error) !== "ENOENT") throw error;
+    }
+  }
+}
+
+/** Spawns the daemon detached and waits for its ready line (or its exit, with its log's reason). */
+async function spawnDaemon(paths: DaemonPaths, start: DaemonStart): Promise<void> {
+  // Loaded only for a cold start: a read through a running daemon never needs it.
+  const { spawn } = await import("node:child_process");
+  const args = [CLI, "daemon", "-S", paths.tmuxSocket, ...(start.choice.tmux === undefined ? [] : ["--tmux", start.choice.tmux]), ...(start.idleMs === undefined ? [] : ["--idle-ms", String(start.idleMs)])];
+  const log = openSync(paths.log, "w", 0o600);
+  // Node on our own cli.js, an argv array, no shell (test/security/no-shell.test.ts allows this one).
+  const child = spawn(process.execPath, args, { shell: false, detached: true, stdio: ["ignore", "pipe", log], cwd: "/" });
+  closeSync(log);
+  const out = child.stdout;
+  if (out === null) throw new PanescopeError("internal", "the daemon was spawned without a stdout pipe");
+  return new Promise((resolve, reject) => {
+    let said = "";
+    const timer = setTimeout(() => reject(new PanescopeError("daemon", `the daemon (pid ${child.pid}) did not start within ${START_TIMEOUT_MS} ms: see ${paths.log}`)), START_TIMEOUT_MS);
+    out.setEncoding("utf8");
+    out.on("data", (chunk: string) => {
+      said += chunk;
+      if (!said.includes("\n")) return;
+      clearTimeout(timer);
+      out.destroy();
+      child.unref();
+      resolve();
+    });
+    child.once("exit", (status) => {
+      clearTimeout(timer);
+      const why = readFileSync(paths.log, "utf8").trim().split("\n").slice(-3).join("; ");
+      reject(new PanescopeError("daemon", `the daemon exited (status ${status}) before it was ready${why ? `: ${why}` : ""} (log: ${paths.log})`));
+    });
+  });
+}
+
+/** Starts a daemon unless another caller is starting one; then waits for a daemon to answer. */
+async function startAndConnect(paths: DaemonPaths, start: DaemonStart, hello: Hello): Promise<Connected> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const found = await tryHello(paths, hello);
+    if (found) return found;
+    if (takeLock(paths.lock)) {
+      try {
+        const late = await tryHello(paths, hello);
+        if (late) return late;
+        // Nothing answers on it: a socket left by a daemon that was killed.
+        if (socketState(paths.socket) === "ours") unlinkSync(paths.socket);
+        await spawnDaemon(paths, start);
+      } finally {
+        unlinkSync(paths.lock);
+      }
+      continue;
+    }
+    await delay(RETRY_MS);
+  }
+  throw new PanescopeError("daemon", `no daemon answered at ${paths.socket} within ${START_TIMEOUT_MS} ms: see ${paths.log}`);
+}
+
+/** Stops a daemon of another protocol (we are its only client), and waits until its socket is free. */
+async function restart(paths: DaemonPaths, found: Connected): Promise<void> {
+  found.connection.close();
+  process.kill(found.welcome.pid, "SIGTERM");
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (alive(found.welcome.pid) && Date.now() < deadline) await delay(RETRY_MS);
+}
+
+/** A connection to this tmux server's daemon that speaks our protocol, started if need be. */
+export async function reachDaemon(paths: DaemonPaths, start: DaemonStart, hello: Omit<Hello, "protocol" | "version">): Promise<Connected> {
+  ensureTrustedDir(paths.dir);
+  const full: Hello = { protocol: PROTOCOL, version, ...hello };
+  let found = await startAndConnect(paths, start, full);
+  if (found.welcome.protocol === PROTOCOL) return found;
+  const theirs = `the daemon (pid ${found.welcome.pid}, panescope ${found.welcome.version}) speaks protocol ${found.welcome.protocol}, this panescope ${version} speaks ${PROTOCOL}`;
+  if (found.welcome.clients > 1) {
+    found.connection.close();
+    throw new PanescopeError("daemon", `${theirs}, and ${found.welcome.clients - 1} other client(s) use it: stop them (or \`kill ${found.welcome.pid}\`), then run the command again`);
+  }
+  await restart(paths, found);
+  found = await startAndConnect(paths, start, full);
+  if (found.welcome.protocol !== PROTOCOL) throw new PanescopeError("daemon", `${theirs} even after a restart: is another panescope starting it?`);
+  return found;
+}

@@ -1,0 +1,119 @@
+// The shell commands on a real private tmux server, through the daemon they start: a reader sees
+// each line once, --json is capture_since's delta, send types in the order given, and the exit
+// statuses a script branches on (0 done, 1 timed out, 2 usage, 3 closed).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
+import { shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
+
+let tmux: TestServer;
+let place: ShellPlace;
+
+beforeAll(async () => {
+  tmux = await startServer({ command: "sh", cols: 60, rows: 12 });
+  place = shellPlace(tmux.name);
+});
+
+afterAll(async () => {
+  await place.clean();
+  await tmux.kill();
+});
+
+/** Types a line into %0 with tmux itself and waits (as another reader) until `shown` is on the screen. */
+async function print(line: string, shown: string): Promise<void> {
+  await tmux.run(["send-keys", "-t", "%0", "-l", line]);
+  await tmux.run(["send-keys", "-t", "%0", "Enter"]);
+  const waited = await place.run(["wait", "%0", "--as", "waiter", "--for", shown, "--timeout", "20000"]);
+  expect(waited.exitCode, waited.stderr).toBe(0);
+}
+
+describe("panescope read", () => {
+  it("twice on a pane that printed between the calls shows only the new lines, and --json is capture_since's delta", async () => {
+    await print("echo zero-line", "^zero-line$");
+    const first = await place.run(["read", "%0", "--as", "script", "--json"]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const before = JSON.parse(first.stdout) as { cursor: string; rows: { text: string }[] };
+    expect(before.rows.map((r) => r.text)).toContain("zero-line");
+
+    await print("echo alpha; echo beta", "^beta$");
+    const second = await place.run(["read", "%0", "--as", "script", "--json"]);
+    expect(second.exitCode, second.stderr).toBe(0);
+    const delta = (run: { stdout: string }) => {
+      const { rows, raw, missed, closed, screen } = JSON.parse(run.stdout) as Record<string, unknown>;
+      return { rows, raw, missed, closed, screen };
+    };
+    const texts = (delta(second).rows as { text: string }[]).map((r) => r.text);
+    expect(texts).toEqual(expect.arrayContaining(["alpha", "beta"]));
+    expect(texts).not.toContain("zero-line");
+
+    // capture_since {cursor} from the first answer's cursor answers the same delta.
+    const since = await place.run(["read", "%0", "--cursor", before.cursor, "--json"]);
+    expect(delta(since)).toEqual(delta(second));
+    // And the text a model reads shows only the new lines.
+    const text = await place.run(["read", "%0", "--cursor", before.cursor]);
+    expect(text.stdout).toMatch(/^cursor=\S+ %0/);
+    expect(text.stdout).toContain("|alpha");
+    expect(text.stdout).not.toContain("zero-line");
+
+    const nothing = await place.run(["read", "%0", "--as", "script"]);
+    expect(nothing.stdout).toContain("no change");
+  });
+
+  it("prints usage errors with exit status 2 and each command's --help", async () => {
+    expect((await place.run(["read"])).exitCode).toBe(2);
+    const noCondition = await place.run(["wait", "%0"]);
+    expect(noCondition.exitCode).toBe(2);
+    expect(noCondition.stderr).toContain("give one condition");
+    for (const command of ["read", "wait", "send", "list", "open", "close"]) {
+      const help = await place.run([command, "--help"]);
+      expect(help.stdout, command).toContain(`usage: panescope ${command}`);
+    }
+  });
+});
+
+describe("panescope wait and send", () => {
+  it("send types text and keys in the order given and waits for the pattern", async () => {
+    // Typed ahead, the second line may land after a prompt: the pattern allows one ("# two-done").
+    const sent = await place.run(["send", "%0", "--as", "typist", "--text", "echo one-$(echo done)", "--key", "Enter", "--text", "echo two-$(echo done)", "--key", "Enter", "--wait-for", "two-done$", "--timeout", "20000"]);
+    expect(sent.exitCode, sent.stdout + sent.stderr).toBe(0);
+    expect(sent.stdout.indexOf("one-done")).toBeGreaterThan(-1);
+    // The delta comes after the match's rows: its last lines are in the order they were printed.
+    expect(sent.stdout.lastIndexOf("one-done")).toBeLessThan(sent.stdout.lastIndexOf("two-done"));
+  });
+
+  it("an interrupted call (SIGINT) cancels its wait in the daemon and exits 130", async () => {
+    const waiting = place.start(["send", "%0", "--as", "interrupted", "--text", "echo inter-$((3*3))", "--wait-for", "^never-printed$", "--timeout", "600000"]);
+    await waitFor(async () => (await tmux.run(["capture-pane", "-p", "-t", "%0"])).some((line) => line.includes("inter-$((3*3))")), 20_000, "the typed marker");
+    waiting.kill("SIGINT");
+    expect((await waiting).exitCode).toBe(130);
+    // The daemon is still there and answers the next call.
+    expect((await place.run(["read", "%0", "--as", "interrupted"])).exitCode).toBe(0);
+  });
+
+  it("wait exits 1 when it times out", async () => {
+    const waited = await place.run(["wait", "%0", "--as", "timer", "--for", "^never-printed$", "--timeout", "200"]);
+    expect(waited.exitCode).toBe(1);
+    expect(waited.stdout).toMatch(/timeout/);
+  });
+
+  it("open, list, wait --closed, read of a closed pane (3) and close", async () => {
+    const opened = await place.run(["open", "--json", "--", "sh", "-c", "echo bye now; exit 3"]);
+    expect(opened.exitCode, opened.stderr).toBe(0);
+    const { paneId } = JSON.parse(opened.stdout) as { paneId: string };
+    expect((await place.run(["list"])).stdout).toContain(paneId);
+    const closed = await place.run(["wait", paneId, "--closed", "--timeout", "20000"]);
+    expect(closed.exitCode, closed.stdout + closed.stderr).toBe(0);
+    const read = await place.run(["read", paneId, "--as", "late"]);
+    expect(read.stdout).toContain("bye now");
+    expect(read.exitCode).toBe(3);
+    const killed = await place.run(["close", paneId]);
+    expect(killed.exitCode, killed.stderr).toBe(0);
+    const after = await place.run(["read", paneId, "--as", "late"]);
+    expect(after.exitCode).toBe(3);
+  });
+
+  it("every call went through one daemon, which holds one control client", async () => {
+    expect(place.daemons()).toHaveLength(1);
+    const clients = await tmux.run(["list-clients", "-F", "#{client_control_mode}"]);
+    expect(clients.filter((c) => c === "1")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,137 @@
+// The daemon's faults on a real private tmux: killed during a call, a stale socket file, a socket
+// directory others may enter or that belongs to someone else, the tmux server killed under it,
+// and twenty commands at once against no daemon. Each case has its own server and directories,
+// and kills every daemon it started.
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
+import { gone, shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
+
+let tmux: TestServer | undefined;
+let place: ShellPlace | undefined;
+
+afterEach(async () => {
+  await place?.clean();
+  await tmux?.kill();
+  place = undefined;
+  tmux = undefined;
+});
+
+async function setUp(): Promise<{ tmux: TestServer; place: ShellPlace }> {
+  tmux = await startServer({ command: "sh", cols: 60, rows: 10 });
+  place = shellPlace(tmux.name);
+  return { tmux, place };
+}
+
+interface Answer {
+  missed: boolean;
+  reason?: string;
+  rows: { text: string }[];
+}
+
+function socketIn(dir: string): string {
+  const name = readdirSync(dir).find((file) => file.endsWith(".sock"));
+  if (name === undefined) throw new Error(`no socket in ${dir}`);
+  return join(dir, name);
+}
+
+describe("the daemon's faults", () => {
+  it("a daemon SIGKILLed during a call: the command says so, the next starts a new daemon over the stale socket, and the reader's cursor answers missed: restarted", async () => {
+    const { tmux, place } = await setUp();
+    expect((await place.run(["read", "%0", "--as", "k"])).exitCode).toBe(0);
+    const [first] = place.daemons();
+    expect(first).toBeDefined();
+    // The typed marker on the screen shows the call is inside its wait in the daemon.
+    const waiting = place.start(["send", "%0", "--as", "k", "--text", "echo marker-$((6*7))", "--wait-for", "^never-printed$", "--timeout", "60000"]);
+    await waitFor(async () => (await tmux.run(["capture-pane", "-p", "-t", "%0"])).some((line) => line.includes("marker-$((6*7))")), 20_000, "the typed marker");
+    process.kill(first ?? 0, "SIGKILL");
+    const interrupted = await waiting;
+    expect(interrupted.exitCode).toBe(4);
+    expect(String(interrupted.stderr)).toMatch(/daemon \(pid \d+\) went away during the call.*run the command again/);
+    await gone(first ?? 0);
+
+    const dir = join(place.runtime, "panescope");
+    expect(lstatSync(socketIn(dir)).isSocket()).toBe(true); // left by the killed daemon
+    const after = await place.run(["read", "%0", "--as", "k", "--json"]);
+    expect(after.exitCode, after.stderr).toBe(0);
+    const answer = JSON.parse(after.stdout) as Answer;
+    expect(answer).toMatchObject({ missed: true, reason: "restarted" });
+    expect(place.daemons()).toHaveLength(1);
+    expect(place.daemons()).not.toContain(first);
+  });
+
+  it("refuses a socket directory others may enter, on the client and on the daemon's side, and says why", async () => {
+    const { place } = await setUp();
+    expect((await place.run(["list"])).exitCode).toBe(0);
+    const dir = join(place.runtime, "panescope");
+    chmodSync(dir, 0o755);
+    const refused = await place.run(["list"]);
+    expect(refused.exitCode).toBe(4);
+    expect(refused.stderr).toContain(`refusing the daemon directory ${dir}: it has mode 755: others may enter it; it must be 700`);
+    // The daemon checks the directory again at every connection: a client that does not check is refused too.
+    const said = await new Promise<string>((resolve) => {
+      let text = "";
+      const socket = connect({ path: socketIn(dir) });
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => (text += chunk));
+      socket.on("close", () => resolve(text));
+    });
+    expect(said).toContain("mode 755");
+    chmodSync(dir, 0o700);
+    expect((await place.run(["list"])).exitCode).toBe(0);
+  });
+
+  it.runIf(process.getuid?.() === 0)("refuses a socket directory that belongs to another user (checked as root: chown to nobody)", async () => {
+    const { place } = await setUp();
+    const dir = join(place.runtime, "panescope");
+    expect((await place.run(["list"])).exitCode).toBe(0);
+    chownSync(dir, 65534, 65534);
+    const refused = await place.run(["list"]);
+    expect(refused.exitCode).toBe(4);
+    expect(refused.stderr).toContain("belongs to uid 65534, not to you");
+    chownSync(dir, 0, 0);
+  });
+
+  it("refuses something that is not a socket where the socket belongs", async () => {
+    const { place } = await setUp();
+    expect((await place.run(["list"])).exitCode).toBe(0);
+    const socket = socketIn(join(place.runtime, "panescope"));
+    for (const pid of place.daemons()) {
+      process.kill(pid, "SIGKILL");
+      await gone(pid);
+    }
+    rmSync(socket);
+    mkdirSync(socket);
+    const refused = await place.run(["list"]);
+    expect(refused.exitCode).toBe(4);
+    expect(refused.stderr).toContain("is not a socket: remove it");
+    rmSync(socket, { recursive: true });
+    expect((await place.run(["list"])).exitCode).toBe(0);
+  });
+
+  it("the tmux server killed: a read says the pane closed, and after a new server on the same socket the reader's cursor answers missed: server-restarted", async () => {
+    const { tmux, place } = await setUp();
+    expect((await place.run(["read", "%0", "--as", "k"])).exitCode).toBe(0);
+    await tmux.run(["kill-server"]).catch(() => undefined);
+    const failed = await place.run(["read", "%0", "--as", "k"]);
+    // The pane went with its server: the reader is told it closed (exit status 3).
+    expect(failed.exitCode, failed.stdout + failed.stderr).toBe(3);
+    expect(failed.stdout).toContain("closed");
+    await tmux.run(["-f", "/dev/null", "new-session", "-d", "-s", "again", "-x", "60", "-y", "10", "sh"]);
+    const after = await place.run(["read", "%0", "--as", "k", "--json"]);
+    expect(after.exitCode, after.stderr).toBe(0);
+    expect(JSON.parse(after.stdout) as Answer).toMatchObject({ missed: true, reason: "server-restarted" });
+    expect(place.daemons()).toHaveLength(1);
+  });
+
+  it("twenty commands at once against no daemon start exactly one", async () => {
+    const { place } = await setUp();
+    const runs = await Promise.all(Array.from({ length: 20 }, (_, i) => place.start(["read", "%0", "--as", `r${i}`])));
+    expect(runs.map((r) => r.exitCode)).toEqual(Array.from({ length: 20 }, () => 0));
+    expect(runs.every((r) => String(r.stdout).startsWith("cursor="))).toBe(true);
+    expect(place.daemons()).toHaveLength(1);
+    expect(existsSync(join(place.runtime, "panescope"))).toBe(true);
+  });
+});

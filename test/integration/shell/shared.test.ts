@@ -1,0 +1,87 @@
+// `panescope mcp --shared`: two MCP clients and the shell command read one pane through one
+// daemon, so the tmux session has one control client however many agents watch it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execa, type ResultPromise } from "execa";
+import { startServer, type TestServer } from "../../support/tmux-fixture.js";
+import { CLI, shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
+
+let tmux: TestServer;
+let place: ShellPlace;
+
+beforeAll(async () => {
+  tmux = await startServer({ command: "sh", cols: 60, rows: 10 });
+  place = shellPlace(tmux.name);
+});
+
+afterAll(async () => {
+  await place.clean();
+  await tmux.kill();
+});
+
+/** An MCP client of `panescope mcp --shared` over its stdio: one request at a time, answers by id. */
+class SharedClient {
+  readonly process: ResultPromise<{ reject: false; buffer: false }>;
+  private buffered = "";
+  private readonly waiting = new Map<number, (answer: Record<string, unknown>) => void>();
+  private nextId = 1;
+
+  constructor(env: Record<string, string>) {
+    this.process = execa(process.execPath, [CLI, "mcp", "--shared", "-L", tmux.name], { env, reject: false, buffer: false, timeout: 60_000 });
+    this.process.stdout?.setEncoding("utf8");
+    this.process.stdout?.on("data", (chunk: string) => {
+      this.buffered += chunk;
+      for (let at = this.buffered.indexOf("\n"); at !== -1; at = this.buffered.indexOf("\n")) {
+        const answer = JSON.parse(this.buffered.slice(0, at)) as { id: number; result: Record<string, unknown> };
+        this.buffered = this.buffered.slice(at + 1);
+        this.waiting.get(answer.id)?.(answer.result);
+      }
+    });
+  }
+
+  call(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.process.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    });
+  }
+
+  async read(paneId: string, cursor?: string): Promise<{ cursor: string; rows: { text: string }[] }> {
+    const result = await this.call("tools/call", { name: "capture_since", arguments: { paneId, ...(cursor === undefined ? {} : { cursor }) } });
+    return result.structuredContent as { cursor: string; rows: { text: string }[] };
+  }
+
+  async end(): Promise<number | undefined> {
+    this.process.stdin?.end();
+    return (await this.process).exitCode;
+  }
+}
+
+describe("mcp --shared", () => {
+  it("two MCP clients and the CLI read one pane through one daemon: one control client for the session", async () => {
+    const a = new SharedClient(place.env);
+    const b = new SharedClient(place.env);
+    const init = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "shared-test", version: "0" } };
+    expect((await a.call("initialize", init)).serverInfo).toMatchObject({ name: "panescope" });
+    expect((await b.call("initialize", init)).serverInfo).toMatchObject({ name: "panescope" });
+    const fromA = await a.read("%0");
+    const fromB = await b.read("%0");
+    await tmux.run(["send-keys", "-t", "%0", "-l", "echo shared-$((2+3))"]);
+    await tmux.run(["send-keys", "-t", "%0", "Enter"]);
+    const cli = await place.run(["wait", "%0", "--as", "cli", "--for", "^shared-5$", "--timeout", "20000"]);
+    expect(cli.exitCode, cli.stderr).toBe(0);
+    const laterA = await a.read("%0", fromA.cursor);
+    const laterB = await b.read("%0", fromB.cursor);
+    expect(laterA.rows.map((r) => r.text)).toContain("shared-5");
+    expect(laterB.rows.map((r) => r.text)).toContain("shared-5");
+
+    expect(place.daemons()).toHaveLength(1);
+    const controlClients = await tmux.run(["list-clients", "-F", "#{client_control_mode}"]);
+    expect(controlClients.filter((c) => c === "1")).toHaveLength(1);
+
+    expect(await a.end()).toBe(0);
+    expect(await b.end()).toBe(0);
+    // The daemon stays for the next client (it exits after its quiet period).
+    expect(place.daemons()).toHaveLength(1);
+  });
+});

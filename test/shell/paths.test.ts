@@ -1,0 +1,50 @@
+// Where a tmux server's daemon listens: named by the tmux server's socket path, in
+// $XDG_RUNTIME_DIR/panescope/ or beside tmux's own socket; trusted only when it is ours and closed.
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { isPanescopeError } from "../../src/errors.js";
+import { daemonPaths, ensureTrustedDir, requireTrustedDir, socketState, tmuxSocketOf } from "../../src/shell/paths.js";
+
+const uid = process.getuid?.() ?? 0;
+const scratch = mkdtempSync(join(tmpdir(), "panescope-paths-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("the daemon's paths", () => {
+  it("follow tmux's own choice of socket: -S, -L in TMUX_TMPDIR, $TMUX inside a pane, else default", () => {
+    expect(tmuxSocketOf({ socketPath: "/run/t.sock" }, {})).toBe("/run/t.sock");
+    expect(tmuxSocketOf({ socketName: "work" }, { TMUX_TMPDIR: "/var/t" })).toBe(`/var/t/tmux-${uid}/work`);
+    expect(tmuxSocketOf({}, { TMUX: "/tmp/tmux-5/a,b,1234,0" })).toBe("/tmp/tmux-5/a,b");
+    expect(tmuxSocketOf({}, {})).toBe(`/tmp/tmux-${uid}/default`);
+  });
+
+  it("are one set per tmux server, in XDG_RUNTIME_DIR or else beside the tmux socket", () => {
+    const a = daemonPaths({ socketName: "a" }, { XDG_RUNTIME_DIR: "/run/user/1" });
+    const b = daemonPaths({ socketName: "b" }, { XDG_RUNTIME_DIR: "/run/user/1" });
+    expect(a.dir).toBe("/run/user/1/panescope");
+    expect(a.socket).not.toBe(b.socket);
+    expect(daemonPaths({ socketPath: `/tmp/tmux-${uid}/a` }, { XDG_RUNTIME_DIR: "/run/user/1" }).socket).toBe(a.socket);
+    expect(daemonPaths({ socketName: "a" }, { XDG_RUNTIME_DIR: "relative/dir" }).dir).toBe(`/tmp/tmux-${uid}/.panescope`);
+  });
+
+  it("create the directory 0700 and refuse it once others may enter", () => {
+    const dir = join(scratch, "panescope");
+    ensureTrustedDir(dir);
+    expect(() => requireTrustedDir(dir)).not.toThrow();
+    chmodSync(dir, 0o750);
+    let message = "";
+    try {
+      requireTrustedDir(dir);
+    } catch (error) {
+      if (isPanescopeError(error, "daemon")) message = error.message;
+    }
+    expect(message).toContain("it has mode 750: others may enter it; it must be 700");
+    chmodSync(dir, 0o700);
+  });
+
+  it("tell an absent socket from something else in its place", () => {
+    expect(socketState(join(scratch, "none"))).toBe("absent");
+    expect(socketState(scratch)).toEqual({ refused: `${scratch} is not a socket: remove it` });
+  });
+});

@@ -1,0 +1,96 @@
+// Test helper for the shell commands and their daemon: runs the BUILT dist/cli.js with a private
+// XDG_RUNTIME_DIR (the daemon's socket directory) and XDG_STATE_HOME (the cursor key), finds the
+// daemons serving a tmux socket from /proc, and kills exactly those, so no test leaves one running.
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { execa, type ResultPromise } from "execa";
+import { socketFile } from "./tmux-fixture.js";
+
+export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
+
+export interface Run {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ShellPlace {
+  runtime: string;
+  state: string;
+  env: Record<string, string>;
+  /** `panescope COMMAND -L <server> ARGS`; resolves with the exit status and output (never rejects on a status). */
+  run(args: string[], extraEnv?: Record<string, string>): Promise<Run>;
+  /** The same, started: for a call to interrupt or to run beside others. */
+  start(args: string[], extraEnv?: Record<string, string>): ResultPromise<{ reject: false }>;
+  /** Pids of the daemons serving this tmux server (from /proc: their argv names its socket). */
+  daemons(): number[];
+  /** Kills every daemon of this server (SIGKILL, by pid) and removes the temporary directories. */
+  clean(): Promise<void>;
+}
+
+function cmdline(pid: string): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+  } catch {
+    return [];
+  }
+}
+
+export function daemonsOf(tmuxSocket: string): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      const argv = cmdline(pid);
+      const at = argv.indexOf("daemon");
+      return at > 0 && argv[at - 1] === CLI && argv[at + 1] === "-S" && argv[at + 2] === tmuxSocket;
+    })
+    .map(Number);
+}
+
+/** Resolves once the process is gone (polls /proc: a pid that is not our child gives no exit event). */
+export async function gone(pid: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export function shellPlace(serverName: string): ShellPlace {
+  const runtime = mkdtempSync(join(tmpdir(), "panescope-run-"));
+  chmodSync(runtime, 0o700);
+  const state = mkdtempSync(join(tmpdir(), "panescope-state-"));
+  // The private server by flag and by variable: a command never reaches the user's default server.
+  const env = { XDG_RUNTIME_DIR: runtime, XDG_STATE_HOME: state, PANESCOPE_SOCKET: serverName, PANESCOPE_SOCKET_PATH: "", PANESCOPE_READER: "", TMUX: "", TMUX_PANE: "" };
+  const tmuxSocket = socketFile(serverName);
+  // -L right after the command word: after `open --` it would be part of the command.
+  const start = (args: string[], extraEnv: Record<string, string> = {}) =>
+    execa(process.execPath, [CLI, ...args.slice(0, 1), "-L", serverName, ...args.slice(1)], { env: { ...env, ...extraEnv }, reject: false, timeout: 60_000 });
+  return {
+    runtime,
+    state,
+    env,
+    start,
+    run: async (args, extraEnv) => {
+      const result = await start(args, extraEnv);
+      return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+    },
+    daemons: () => daemonsOf(tmuxSocket),
+    clean: async () => {
+      for (const pid of daemonsOf(tmuxSocket)) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          continue; // it ended between the look and the kill
+        }
+        await gone(pid);
+      }
+      rmSync(runtime, { recursive: true, force: true });
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
+}
