@@ -9,6 +9,8 @@ import {
   envValue,
   MAX_WAIT_DEFAULT_MS,
   MAX_WAIT_LIMIT_MS,
+  MAX_PANES_DEFAULT,
+  paneCap,
   optionLine as specLine,
   readTokens,
   SERVER_OPTIONS,
@@ -19,13 +21,15 @@ import {
 import { isShellCommand, parseShellCommand, SHELL_COMMANDS, shellHelp, shellHelpLines, type DaemonOptions, type ShellCommand } from "./options/shell.js";
 import type { TmuxServerOptions } from "./tmux/server.js";
 
-export { envBoolean, MAX_WAIT_DEFAULT_MS, parseBoolean, type Env, type OptionSpec } from "./options/model.js";
+export { envBoolean, MAX_PANES_DEFAULT, MAX_WAIT_DEFAULT_MS, parseBoolean, type Env, type OptionSpec } from "./options/model.js";
 export type { DaemonOptions, ShellCommand } from "./options/shell.js";
 
 export interface McpOptions {
   server: TmuxServerOptions;
   readOnly: boolean;
   maxWaitMs: number;
+  /** Most panes watched at once (the hub's default when unset). */
+  maxPanes?: number;
   /** Append every tool call and answer to this file (JSON lines). */
   transcript?: string;
   /** Relay to the tmux server's shared daemon instead of watching in this process. */
@@ -70,13 +74,14 @@ export type Command =
 export type CommandName = "mcp" | "demo" | "golden" | "report";
 export const COMMANDS: readonly CommandName[] = ["mcp", "demo", "golden", "report"];
 
-type OptionName = "socket" | "socket-path" | "tmux" | "read-only" | "shared" | "max-wait-ms" | "update" | "check-tmux" | "list-stale" | "help" | "transcript" | "output" | "report" | "record";
+type OptionName = "socket" | "socket-path" | "tmux" | "read-only" | "shared" | "max-wait-ms" | "max-panes" | "update" | "check-tmux" | "list-stale" | "help" | "transcript" | "output" | "report" | "record";
 
 export const OPTIONS: Readonly<Record<OptionName, OptionSpec>> = {
   ...SERVER_OPTIONS,
   "read-only": { env: "PANESCOPE_READ_ONLY", help: "leave out send_keys, open_pane and close_pane" },
   shared: { env: "PANESCOPE_SHARED", help: "relay to the tmux server's shared daemon (one watcher for all)" },
   "max-wait-ms": { value: "N", env: "PANESCOPE_MAX_WAIT_MS", help: `cap on waits, in ms (default ${MAX_WAIT_DEFAULT_MS}, at most ${MAX_WAIT_LIMIT_MS})` },
+  "max-panes": { value: "N", env: "PANESCOPE_MAX_PANES", help: `most panes watched at once; the least recently read is let go (default ${MAX_PANES_DEFAULT})` },
   update: { env: "PANESCOPE_UPDATE", help: "rewrite goldens that differ (never under CI=true)" },
   "check-tmux": { help: "also compare each snapshot with tmux's own rendering (capture-pane -p)" },
   "list-stale": { help: "list golden files no snapshot of these tapes writes, and run nothing" },
@@ -102,9 +107,9 @@ interface CommandSpec {
 
 const SPECS: Readonly<Record<CommandName, CommandSpec>> = {
   mcp: {
-    usage: "panescope [mcp] [-L NAME | -S PATH] [--tmux PATH] [--read-only] [--max-wait-ms N] [--shared] [--transcript FILE]",
+    usage: "panescope [mcp] [-L NAME | -S PATH] [--tmux PATH] [--read-only] [--max-wait-ms N] [--max-panes N] [--shared] [--transcript FILE]",
     summary: "The stdio MCP server (the default command): an MCP client starts it and talks JSON-RPC on stdin/stdout; logs go to stderr.",
-    takes: ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "shared", "transcript", "help"],
+    takes: ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "max-panes", "shared", "transcript", "help"],
     refuses: {},
     notes: ["Without -L/-S: tmux's default server. Flags win over the environment."],
   },
@@ -164,7 +169,7 @@ export function commandHelp(name: CommandName): string {
 
 /** `panescope --help`: every command, the server options and every environment variable. */
 export function topHelp(): string {
-  const names: OptionName[] = ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "shared", "transcript", "update", "report"];
+  const names: OptionName[] = ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "max-panes", "shared", "transcript", "update", "report"];
   return [
     "panescope: watch tmux panes the way a terminal shows them (an MCP server, shell commands, golden-file tests)",
     "",
@@ -240,6 +245,7 @@ function mcpOptions(parsed: Parsed, env: Env): McpOptions {
     server: serverOf(parsed, env),
     readOnly: parsed.values["read-only"] === true || envBoolean(env, "PANESCOPE_READ_ONLY"),
     shared: parsed.values.shared === true || envBoolean(env, "PANESCOPE_SHARED"),
+    maxPanes: paneCap(stringOf(parsed, "max-panes"), env, (what) => usageError("mcp", what)),
     maxWaitMs:
       flagWait !== undefined ? waitCap(flagWait, "--max-wait-ms") : envWait !== undefined ? waitCap(envWait, "PANESCOPE_MAX_WAIT_MS") : MAX_WAIT_DEFAULT_MS,
     ...(stringOf(parsed, "transcript") === undefined ? {} : { transcript: stringOf(parsed, "transcript") }),

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { isPanescopeError } from "../src/errors.js";
 import { DEFAULT_MAX_WAIT_MS } from "../src/mcp/server.js";
-import { commandHelp, MAX_WAIT_DEFAULT_MS, OPTIONS, parseBoolean, parseCommand, TERMINAL_HINT, topHelp, type Command, type Env } from "../src/options.js";
+import { DEFAULT_MAX_PANES } from "../src/watch/settings.js";
+import { commandHelp, MAX_PANES_DEFAULT, MAX_WAIT_DEFAULT_MS, OPTIONS, parseBoolean, parseCommand, TERMINAL_HINT, topHelp, type Command, type Env } from "../src/options.js";
 
 function refused(argv: string[], env: Env = {}): string {
   try {
@@ -38,6 +39,14 @@ describe("the mcp command", () => {
     expect(parseCommand([], {})).toEqual({ kind: "mcp", options: { server: {}, readOnly: false, maxWaitMs: 30_000, shared: false } });
     expect(parseCommand(["mcp"], {})).toEqual(parseCommand([], {}));
     expect(MAX_WAIT_DEFAULT_MS).toBe(DEFAULT_MAX_WAIT_MS);
+    expect(MAX_PANES_DEFAULT).toBe(DEFAULT_MAX_PANES);
+  });
+
+  it("caps the watched panes with --max-panes or PANESCOPE_MAX_PANES, a flag winning, and refuses nonsense", () => {
+    expect(options("mcp", ["--max-panes", "3"], { PANESCOPE_MAX_PANES: "9" }).options).toMatchObject({ maxPanes: 3 });
+    expect(options("mcp", [], { PANESCOPE_MAX_PANES: "9" }).options).toMatchObject({ maxPanes: 9 });
+    expect(() => parseCommand(["--max-panes", "0"], {})).toThrow("--max-panes must be a whole number from 1 to 100000, got \"0\"");
+    expect(() => parseCommand([], { PANESCOPE_MAX_PANES: "lots" })).toThrow("PANESCOPE_MAX_PANES must be a whole number from 1 to 100000");
   });
 
   it("reads flags, and flags win over the environment", () => {

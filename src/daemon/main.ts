@@ -53,7 +53,7 @@ async function bind(listener: Server, paths: DaemonPaths): Promise<boolean> {
 export async function main(options: DaemonOptions): Promise<number> {
   const paths = daemonPaths(options.server, process.env);
   requireTrustedDir(paths.dir);
-  const observer = new SharedObserver({ ...options.server, socketPath: paths.tmuxSocket }, (line) => log(line));
+  const observer = new SharedObserver({ ...options.server, socketPath: paths.tmuxSocket }, (line) => log(line), options.maxPanes);
   const readers = new ReaderCursors(paths.readers, log);
   const sockets = new Set<Socket>();
   const startedAt = Date.now();

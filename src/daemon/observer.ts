@@ -33,9 +33,9 @@ export class SharedObserver {
   private readonly spares = new Map<string, McpServer>();
   private closed = false;
 
-  constructor(options: TmuxServerOptions, warn: (line: string) => void) {
+  constructor(options: TmuxServerOptions, warn: (line: string) => void, maxPanes?: number) {
     this.server = new TmuxServer(options);
-    this.hub = new Hub({ server: this.server, warn });
+    this.hub = new Hub({ server: this.server, warn, maxPanes });
     this.state = sharedToolState();
   }
 

@@ -39,7 +39,7 @@ export async function main(options: McpOptions): Promise<number> {
   const [{ Hub }, { createServer }, { StdioTransport }] = await Promise.all([import("../watch/hub.js"), import("./server.js"), import("./stdio-transport.js")]);
   // Loaded only when asked for: the server's start-up stays as it was without --transcript.
   const transcript = options.transcript === undefined ? undefined : (await import("./transcript.js")).Transcript.open(options.transcript, log);
-  const hub = new Hub({ server, warn: hubWarn });
+  const hub = new Hub({ server, warn: hubWarn, maxPanes: options.maxPanes });
   const ownPane = ownPaneFromEnv(process.env);
   const mcp = createServer({
     hub,

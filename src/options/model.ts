@@ -10,6 +10,19 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** The default cap on waits; mcp/server.ts has the same default for library callers (a test checks). */
 export const MAX_WAIT_DEFAULT_MS = 30_000;
 export const MAX_WAIT_LIMIT_MS = 3_600_000;
+/** The default cap on watched panes; watch/settings.ts has the same default for library callers (a test checks). */
+export const MAX_PANES_DEFAULT = 500;
+const MAX_PANES_LIMIT = 100_000;
+
+/** --max-panes N, else PANESCOPE_MAX_PANES: a whole number from 1 to 100000, or undefined (the default). */
+export function paneCap(flag: string | undefined, env: Env, fail: (what: string) => Error): number | undefined {
+  const value = flag ?? envValue(env, "PANESCOPE_MAX_PANES");
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_PANES_LIMIT) {
+    throw fail(`${flag === undefined ? "PANESCOPE_MAX_PANES" : "--max-panes"} must be a whole number from 1 to ${MAX_PANES_LIMIT}, got ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}
 
 export interface OptionSpec {
   short?: string;

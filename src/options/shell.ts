@@ -2,7 +2,7 @@
 // the shared daemon) and daemon itself. Each command is a spec (its flags, usage, notes) and a
 // builder from the flags to the tool call; `--help` per command comes from the same spec. Pure.
 import { PanescopeError } from "../errors.js";
-import { envValue, MAX_WAIT_LIMIT_MS, optionLine, readTokens, SERVER_OPTIONS, serverSelection, valueOf, flagGiven, type Env, type OptionSpec, type ServerSelection, type Tokens } from "./model.js";
+import { envValue, MAX_WAIT_LIMIT_MS, paneCap, optionLine, readTokens, SERVER_OPTIONS, serverSelection, valueOf, flagGiven, type Env, type OptionSpec, type ServerSelection, type Tokens } from "./model.js";
 
 export type ShellCommandName = "read" | "wait" | "send" | "list" | "open" | "close";
 export const SHELL_COMMANDS: readonly ShellCommandName[] = ["read", "wait", "send", "list", "open", "close"];
@@ -26,6 +26,8 @@ export interface ShellCommand {
 export interface DaemonOptions {
   server: ServerSelection;
   idleMs: number;
+  /** Most panes watched at once (PANESCOPE_MAX_PANES; the hub's default when unset). */
+  maxPanes?: number;
 }
 
 /** A daemon with no client for this long exits (its watches and emulators go with it). */
@@ -206,7 +208,7 @@ export function parseShellCommand(name: ShellCommandName | "daemon", args: reado
   const server = serverSelection({ socket: valueOf(tokens, "socket"), socketPath: valueOf(tokens, "socket-path"), tmux: valueOf(tokens, "tmux") }, env, fail);
   if (name === "daemon") {
     if (tokens.positionals.length > 0) throw fail(`panescope daemon takes no arguments, got ${JSON.stringify(tokens.positionals[0])}`);
-    return { kind: "daemon", options: { server, idleMs: idleOf(tokens, env, fail) ?? DAEMON_IDLE_DEFAULT_MS } };
+    return { kind: "daemon", options: { server, idleMs: idleOf(tokens, env, fail) ?? DAEMON_IDLE_DEFAULT_MS, maxPanes: paneCap(undefined, env, fail) } };
   }
   const reader = valueOf(tokens, "as") ?? envValue(env, "PANESCOPE_READER");
   const idleMs = idleOf(undefined, env, fail);
