@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { matchesAny, TMUX_DEPENDENT } from "./tmux-dependent.js";
+import { matchesAny, SAME_ON_EVERY_TMUX, TMUX_DEPENDENT } from "./tmux-dependent.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
@@ -36,6 +36,18 @@ describe("the tmux version matrix", () => {
       expect(matchesAny(`test/integration/${folder}/a.test.ts`, TMUX_DEPENDENT), folder).toBe(true);
     }
     expect(files.filter((file) => file.startsWith("test/integration/") && !matchesAny(file, TMUX_DEPENDENT))).toEqual([]);
+  });
+
+  it("runs once only files that exist, are tmux-dependent and say why (the rest of the list runs on every version)", () => {
+    for (const [file, why] of Object.entries(SAME_ON_EVERY_TMUX)) {
+      expect(files, file).toContain(file);
+      expect(matchesAny(file, TMUX_DEPENDENT), file).toBe(true);
+      expect(why.length, file).toBeGreaterThan(10);
+    }
+    // The fault cases issues ask for on every tmux stay in the matrix.
+    for (const file of ["test/integration/shell/faults.test.ts", "test/integration/evidence/record.test.ts", "test/integration/faults/server.test.ts"]) {
+      expect(Object.keys(SAME_ON_EVERY_TMUX)).not.toContain(file);
+    }
   });
 
   it("lists no file that is not there", () => {

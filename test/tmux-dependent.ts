@@ -6,7 +6,8 @@
 // so a test added or moved inside a listed folder is listed: every folder of test/integration/
 // (watch, faults, mcp, golden, cli, docs, tmux, fidelity, shell, evidence, …) is. A file listed
 // outside test/integration/ must start a tmux server itself, else it would be missing from
-// test:unit; test/tmux-dependent.test.ts checks both ways.
+// test:unit; test/tmux-dependent.test.ts checks both ways. A few of them check what comes out the
+// same on any tmux (SAME_ON_EVERY_TMUX, each with its reason): those run once, on the system tmux.
 
 export const TMUX_DEPENDENT: readonly string[] = [
   "test/integration/**/*.test.ts",
@@ -18,6 +19,26 @@ export const TMUX_DEPENDENT: readonly string[] = [
   "test/mcp/tool-list.test.ts",
   "test/mcp/wait-for.test.ts",
 ];
+
+/**
+ * Files that start tmux, but whose checks come out the same on every tmux: they run once, on the
+ * system tmux (`npm test`), not in the version matrix. Each names why; the behaviour they lean on
+ * is checked on every version by the files named.
+ */
+export const SAME_ON_EVERY_TMUX: Readonly<Record<string, string>> = {
+  "test/integration/cli/startup.test.ts": "which modules a command loads (no tmux call decides it)",
+  "test/integration/cli/cli.test.ts": "argv, help and exit statuses of the built command",
+  "test/integration/docs/agent-loop.test.ts": "docs text; the loop itself: mcp/agent-loop",
+  "test/integration/docs/golden-tape.test.ts": "docs text; tapes: golden/run, golden/session",
+  "test/integration/docs/golden-vitest.test.ts": "docs text; the vitest API: golden/*",
+  "test/integration/docs/library.test.ts": "docs text; the library's reads: watch/hub",
+  "test/integration/docs/cli-session.test.ts": "docs text; the shell commands: shell/commands",
+  "test/integration/golden/report-browser.test.ts": "the HTML page in chromium; the recording in it: golden/run, evidence/record",
+  "test/integration/golden/update-mode.test.ts": "which golden files are written; screens: golden/run",
+  "test/integration/evidence/transcript.test.ts": "the JSON lines of calls and their page",
+  "test/integration/shell/handshake.test.ts": "the CLI–daemon protocol versions and the quiet exit",
+  "test/mcp/tool-list.test.ts": "the advertised schemas; answers against them on every tmux: mcp/server, mcp/stdio",
+};
 
 /** Whether a repository-relative path matches one of the globs (`**` any folders, `*` within one). */
 export function matchesAny(path: string, globs: readonly string[]): boolean {

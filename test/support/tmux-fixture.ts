@@ -86,12 +86,13 @@ export function nextEvent<T extends ControlEvent>(
   timeoutMs?: number,
 ): Promise<T>;
 export function nextEvent(client: ControlClient, predicate: (event: ControlEvent) => boolean, timeoutMs?: number): Promise<ControlEvent>;
-export function nextEvent(client: ControlClient, predicate: (event: ControlEvent) => boolean, timeoutMs = 5000): Promise<ControlEvent> {
+export function nextEvent(client: ControlClient, predicate: (event: ControlEvent) => boolean, timeoutMs = GUARD_MS): Promise<ControlEvent> {
+  const guard = Math.max(timeoutMs, GUARD_MS); // a guard, not a latency bound (GUARD_MS)
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off();
-      reject(new Error(`no matching control event within ${timeoutMs} ms`));
-    }, timeoutMs);
+      reject(new Error(`no matching control event within ${guard} ms`));
+    }, guard);
     const off = client.on((event) => {
       if (!predicate(event)) return;
       clearTimeout(timer);
@@ -101,13 +102,31 @@ export function nextEvent(client: ControlClient, predicate: (event: ControlEvent
   });
 }
 
-/** Re-check an async condition (e.g. a tmux query) until it holds; reject after `timeoutMs`. */
-export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 5000, what = "condition"): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * A waitFor deadline is a guard against a test that would hang, never a latency bound: it is at least
+ * this long, whatever a caller asks (a 5 s guard for a fresh shell's first output ran out on a CI
+ * machine at load 20). Only a condition that never comes fails.
+ */
+export const GUARD_MS = 20_000;
+
+/** Re-check an async condition (e.g. a tmux query) until it holds; reject after the guard (see GUARD_MS). */
+export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = GUARD_MS, what = "condition"): Promise<void> {
+  const guard = Math.max(timeoutMs, GUARD_MS);
+  const deadline = Date.now() + guard;
   for (;;) {
     if (await predicate()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${guard} ms waiting for ${what}`);
     // Yield to the event loop between checks; each check is itself a tmux round trip (~5 ms).
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Looks for a condition for up to `ms` (not an assertion: false when it did not come in time). */
+export async function lookFor(predicate: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await predicate()) return true;
+    if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

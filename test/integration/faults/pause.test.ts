@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ControlClient, defaultSpawn, type ControlProcess } from "../../../src/tmux/client.js";
 import { closeAll, connect, texts } from "../../support/mcp-hub.js";
-import { killAllServers, startServer, waitFor } from "../../support/tmux-fixture.js";
+import { killAllServers, lookFor, startServer, waitFor } from "../../support/tmux-fixture.js";
 
 afterEach(async () => {
   await closeAll();
@@ -37,7 +37,7 @@ describe("the control client falls behind", () => {
       stdout.pause();
       await new Promise((resolve) => setTimeout(resolve, 2000));
       stdout.resume();
-      await waitFor(() => events.includes("pause"), 2000, "%pause").catch(() => undefined);
+      await lookFor(() => events.includes("pause"), 2000);
     }
     expect(events).toContain("pause");
     await bystander.close();

@@ -9,7 +9,7 @@ import { TmuxFormat } from "../../../src/tmux/format.js";
 import { SessionRegistry } from "../../../src/tmux/sessions.js";
 import { TmuxServer } from "../../../src/tmux/server.js";
 import { isPanescopeError } from "../../../src/errors.js";
-import { collectOutput, killAllServers, nextEvent, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
+import { collectOutput, killAllServers, nextEvent, lookFor, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 
 const clients: ControlClient[] = [];
 afterEach(async () => {
@@ -192,7 +192,7 @@ describe("ControlClient against a real tmux server", () => {
       await new Promise((resolve) => setTimeout(resolve, 2500));
       stdout.resume();
       // We send nothing: a %pause must reach us on its own (the nudge comes ~300 ms after quiet).
-      await waitFor(() => pauses > before, 3000, "%pause").catch(() => undefined);
+      await lookFor(() => pauses > before, 3000);
       const heard = pauses > before;
       // Now ask: a reply comes after whatever tmux queued before it. A pause that only shows up now
       // was stuck in tmux's queue; no pause at all means this stall did not make tmux pause (retry).
