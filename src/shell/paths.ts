@@ -65,7 +65,7 @@ export function daemonPaths(choice: ServerChoice, env: Env): DaemonPaths {
   const dir = runtime !== undefined && isAbsolute(runtime) ? join(runtime, "panescope") : join(dirname(tmuxSocket), ".panescope");
   const name = nameOf(tmuxSocket);
   const at = (suffix: string): string => join(dir, `${name}.${suffix}`);
-  return { tmuxSocket, dir, socket: at("sock"), lock: at("lock"), log: at("log"), readers: at("readers.json") };
+  return { tmuxSocket, dir, socket: at("sock"), lock: at("lock"), log: at("log"), readers: at("readers.jsonl") };
 }
 
 /** Why `stats` (of `what`) cannot be trusted, or undefined when it is ours and closed to others. */

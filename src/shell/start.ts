@@ -30,8 +30,6 @@ export interface Connected {
   answer?: Promise<Response>;
 }
 
-const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
-
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function code(error: unknown): string | undefined {
@@ -106,7 +104,8 @@ function takeLock(path: string): boolean {
 async function spawnDaemon(paths: DaemonPaths, start: DaemonStart): Promise<void> {
   // Loaded only for a cold start: a read through a running daemon never needs it.
   const { spawn } = await import("node:child_process");
-  const args = [CLI, "daemon", "-S", paths.tmuxSocket, ...(start.choice.tmux === undefined ? [] : ["--tmux", start.choice.tmux]), ...(start.idleMs === undefined ? [] : ["--idle-ms", String(start.idleMs)])];
+  const cli = fileURLToPath(new URL("../cli.js", import.meta.url));
+  const args = [cli, "daemon", "-S", paths.tmuxSocket, ...(start.choice.tmux === undefined ? [] : ["--tmux", start.choice.tmux]), ...(start.idleMs === undefined ? [] : ["--idle-ms", String(start.idleMs)])];
   const log = openSync(paths.log, "w", 0o600);
   // Node on our own cli.js, an argv array, no shell (test/security/no-shell.test.ts allows this one).
   const child = spawn(process.execPath, args, { shell: false, detached: true, stdio: ["ignore", "pipe", log], cwd: "/" });
