@@ -3,10 +3,13 @@
 // socket), a directory of ours with mode 0700: Node cannot ask a unix socket for its peer's uid
 // (no SO_PEERCRED in node:net), so the directory is the check — only our uid (and root) can reach a
 // socket in it. Both ends refuse a directory or socket owned by another user or open to others.
-import { chmodSync, lstatSync, mkdirSync, type Stats } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import type { Stats } from "node:fs";
+import { fs, path as pathOps } from "../builtins.js";
 import { PanescopeError } from "../errors.js";
 import { tmuxEnv } from "../tmux/env.js";
+
+const { chmodSync, lstatSync, mkdirSync } = fs;
+const { dirname, isAbsolute, join } = pathOps;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

@@ -5,13 +5,14 @@
 // this caller is its only client, else the caller is told what to do. A read-only call may ride
 // with the hello (one round trip, not two); its answer is taken only from a daemon that welcomed
 // our protocol, else it is dropped and the call is sent again once a daemon of ours answers.
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { fs } from "../builtins.js";
 import { PanescopeError } from "../errors.js";
 import { version } from "../version.js";
 import { DaemonConnection, type Call } from "./client.js";
 import { ensureTrustedDir, socketState, type DaemonPaths, type ServerChoice } from "./paths.js";
 import { HELLO, isWelcome, PROTOCOL, type Hello, type Response, type Welcome } from "./protocol.js";
+
+const { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } = fs;
 
 /** Long enough for a cold daemon on a loaded machine (it loads the SDK, zod and the hub). */
 const START_TIMEOUT_MS = 20_000;
@@ -103,7 +104,7 @@ function takeLock(path: string): boolean {
 /** Spawns the daemon detached and waits for its ready line (or its exit, with its log's reason). */
 async function spawnDaemon(paths: DaemonPaths, start: DaemonStart): Promise<void> {
   // Loaded only for a cold start: a read through a running daemon never needs it.
-  const { spawn } = await import("node:child_process");
+  const [{ spawn }, { fileURLToPath }] = await Promise.all([import("node:child_process"), import("node:url")]);
   const cli = fileURLToPath(new URL("../cli.js", import.meta.url));
   const args = [cli, "daemon", "-S", paths.tmuxSocket, ...(start.choice.tmux === undefined ? [] : ["--tmux", start.choice.tmux]), ...(start.idleMs === undefined ? [] : ["--idle-ms", String(start.idleMs)])];
   const log = openSync(paths.log, "w", 0o600);
