@@ -1,13 +1,14 @@
 // The hello handshake and the daemon's lifetime: a daemon of another protocol is restarted when the
-// caller is its only client and named (with what to do) when it is not; a daemon with no client
-// for its quiet period exits and removes its socket.
+// caller is its only client and named (with what to do) when it is not; a read-only call rides
+// with the hello but only a welcome of our protocol lets its answer through; a daemon with no
+// client for its quiet period exits and removes its socket.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa, type ResultPromise } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { daemonPaths } from "../../../src/shell/paths.js";
 import { startServer, type TestServer } from "../../support/tmux-fixture.js";
-import { gone, shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
+import { gone, shellPlace, type Run, type ShellPlace } from "../../support/shell-daemon.js";
 
 let tmux: TestServer | undefined;
 let place: ShellPlace | undefined;
@@ -61,57 +62,49 @@ async function olderDaemon(place: ShellPlace, name: string, clients: number | "r
   return { pid: fake.pid ?? 0, methods: () => readFileSync(log, "utf8").split("\n").filter(Boolean) };
 }
 
+/** A private tmux server with an "older daemon" on its daemon socket, and `panescope ARGS` run against it. */
+async function againstOlder(clients: number | "refuse", args: string[]): Promise<{ run: Run; pid: number; methods: string[] }> {
+  tmux = await startServer({ command: "sh" });
+  place = shellPlace(tmux.name);
+  const older = await olderDaemon(place, tmux.name, clients);
+  const run = await place.run(args);
+  return { run, pid: older.pid, methods: older.methods() };
+}
+
 describe("the hello handshake", () => {
   it("a daemon of another protocol with other clients is left running, and the message says what to do", async () => {
-    tmux = await startServer({ command: "sh" });
-    place = shellPlace(tmux.name);
-    const { pid } = await olderDaemon(place, tmux.name, 2);
-    const refused = await place.run(["list"]);
-    expect(refused.exitCode).toBe(4);
-    expect(refused.stderr).toContain(`speaks protocol 0, this panescope 0.1.0 speaks 1, and 1 other client(s) use it: stop them (or \`kill ${pid}\`)`);
+    const { run, pid } = await againstOlder(2, ["list"]);
+    expect(run.exitCode).toBe(4);
+    expect(run.stderr).toContain(`speaks protocol 0, this panescope 0.1.0 speaks 1, and 1 other client(s) use it: stop them (or \`kill ${pid}\`)`);
     expect(fake?.exitCode).toBe(null);
   });
 
   it("a read's call rides with the hello, and a daemon of another protocol's answer to it is never printed", async () => {
-    tmux = await startServer({ command: "sh" });
-    place = shellPlace(tmux.name);
-    const older = await olderDaemon(place, tmux.name, 2);
-    const read = await place.run(["read", "%0"]);
-    expect(read.exitCode).toBe(4);
-    expect(read.stdout).toBe("");
-    expect(read.stderr).toContain("speaks protocol 0, this panescope 0.1.0 speaks 1");
-    expect(older.methods()).toEqual(["panescope/hello", "tools/call"]);
+    const { run, methods } = await againstOlder(2, ["read", "%0"]);
+    expect([run.exitCode, run.stdout]).toEqual([4, ""]);
+    expect(run.stderr).toContain("speaks protocol 0, this panescope 0.1.0 speaks 1");
+    expect(methods).toEqual(["panescope/hello", "tools/call"]);
   });
 
   it("a send waits for the daemon's welcome: nothing is typed through a daemon of another protocol", async () => {
-    tmux = await startServer({ command: "sh" });
-    place = shellPlace(tmux.name);
-    const older = await olderDaemon(place, tmux.name, 2);
-    const sent = await place.run(["send", "%0", "--text", "echo typed"]);
-    expect(sent.exitCode).toBe(4);
-    expect(sent.stderr).toContain("speaks protocol 0, this panescope 0.1.0 speaks 1");
-    expect(older.methods()).toEqual(["panescope/hello"]);
+    const { run, methods } = await againstOlder(2, ["send", "%0", "--text", "echo typed"]);
+    expect(run.exitCode).toBe(4);
+    expect(run.stderr).toContain("speaks protocol 0, this panescope 0.1.0 speaks 1");
+    expect(methods).toEqual(["panescope/hello"]);
   });
 
   it("a hello refused outright gives the clear message, not the answer to the call sent with it", async () => {
-    tmux = await startServer({ command: "sh" });
-    place = shellPlace(tmux.name);
-    const older = await olderDaemon(place, tmux.name, "refuse");
-    const read = await place.run(["read", "%0"]);
-    expect(read.exitCode).toBe(4);
-    expect(read.stdout).toBe("");
-    expect(read.stderr).toContain("did not accept panescope/hello (Method not found): it is another program or a much older panescope; stop it and run the command again");
-    expect(older.methods()).toEqual(["panescope/hello", "tools/call"]);
+    const { run, methods } = await againstOlder("refuse", ["read", "%0"]);
+    expect([run.exitCode, run.stdout]).toEqual([4, ""]);
+    expect(run.stderr).toContain("did not accept panescope/hello (Method not found): it is another program or a much older panescope; stop it and run the command again");
+    expect(methods).toEqual(["panescope/hello", "tools/call"]);
   });
 
   it("a daemon of another protocol whose only client is the caller is stopped and a new one started", async () => {
-    tmux = await startServer({ command: "sh" });
-    place = shellPlace(tmux.name);
-    await olderDaemon(place, tmux.name, 1);
-    const listed = await place.run(["list"]);
-    expect(listed.exitCode, listed.stderr).toBe(0);
+    const { run } = await againstOlder(1, ["list"]);
+    expect(run.exitCode, run.stderr).toBe(0);
     expect((await fake)?.signal).toBe("SIGTERM");
-    expect(place.daemons()).toHaveLength(1);
+    expect(place?.daemons()).toHaveLength(1);
   });
 });
 
