@@ -36,6 +36,7 @@ process.umask(0o077);
 net.createServer((socket) => {
   let buffered = "";
   socket.setEncoding("utf8");
+  socket.on("error", () => socket.destroy()); // a client gone before an answer: not this daemon's end
   socket.on("data", (chunk) => {
     buffered += chunk;
     const lines = buffered.split("\\n");
