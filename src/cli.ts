@@ -3,14 +3,22 @@
 // demo, golden, report, record, the shell commands and their daemon) and maps its result to an exit
 // code. The only place that sees process.argv and exit.
 import { isPanescopeError, messageOf } from "./errors.js";
-import { parseCommand, type Command } from "./options.js";
+import type { Command } from "./options.js";
+import { isShellCommand, parseShellCommand } from "./options/shell.js";
+
+/** What argv asks for. A shell command word is parsed by its own model at once: `panescope read` never loads the other commands' option tables and help (issue 26, read ≤ 1.3× `node -e ''`). */
+async function commandOf(argv: string[]): Promise<Command> {
+  const [first, ...rest] = argv;
+  if (isShellCommand(first)) return parseShellCommand(first, rest, process.env);
+  return (await import("./options.js")).parseCommand(argv, process.env, process.stdin.isTTY === true);
+}
 
 async function main(argv: string[]): Promise<number> {
   // Parsed by its own face (src/record/options.ts), beside the option model of the other commands.
   if (argv[0] === "record" || (argv[0] === "help" && argv[1] === "record")) return (await import("./record/main.js")).run(argv[0] === "help" ? ["--help"] : argv.slice(1), process.env);
   let command: Command;
   try {
-    command = parseCommand(argv, process.env, process.stdin.isTTY === true);
+    command = await commandOf(argv);
   } catch (error) {
     if (!isPanescopeError(error, "bad-input")) throw error;
     process.stderr.write(`panescope: ${error.message}\n`);

@@ -1,6 +1,6 @@
 // The package version, read once from package.json (one source of truth).
-import { readFileSync } from "node:fs";
+import { fs } from "./builtins.js";
 
-const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+const manifest = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 
 export const version: string = manifest.version;

@@ -10,7 +10,8 @@ const SRC = resolve(import.meta.dirname, "../src");
 function layerOf(file: string): { name: string; rank: number } {
   const rel = relative(SRC, file);
   const top = rel.includes("/") ? rel.slice(0, rel.indexOf("/")) : rel;
-  if (top === "errors.ts" || top === "version.ts") return { name: "base", rank: 0 };
+  // builtins.ts: Node's own modules without their ES module facades (for the CLI's start-up path).
+  if (top === "errors.ts" || top === "version.ts" || top === "builtins.ts") return { name: "base", rank: 0 };
   if (top === "tmux") return { name: "tmux", rank: 1 };
   if (top === "observe") return { name: "observe", rank: 1 };
   if (top === "watch") return { name: "watch", rank: 2 };

@@ -2,7 +2,7 @@
 // booleans in words), the tmux server choice (-L/-S/--tmux and their variables), one help line
 // per option, and argv read with node:util parseArgs into tokens in the order given, each checked
 // so the message names the flag and the fix. Pure: argv and env in, values or a bad-input error out.
-import { parseArgs } from "node:util";
+import { util } from "../builtins.js";
 import { PanescopeError } from "../errors.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -127,7 +127,7 @@ export function readTokens(
   const options = Object.fromEntries(
     Object.entries(all).map(([name, spec]) => [name, { type: spec.value === undefined ? "boolean" : "string", ...(spec.short ? { short: spec.short } : {}) }]),
   ) as Record<string, { type: "string" | "boolean"; short?: string }>;
-  const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
+  const { tokens } = util.parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
   const out: Tokens = { options: [], positionals: [], help: false };
   if (tokens.some((t) => t.kind === "option" && t.name === "help")) return { ...out, help: true };
   for (const token of tokens) {

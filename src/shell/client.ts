@@ -5,6 +5,12 @@ import { connect, type Socket } from "node:net";
 import { PanescopeError } from "../errors.js";
 import type { Id, Response } from "./protocol.js";
 
+/** A request before it is sent: its method and params (the id is the connection's). */
+export interface Call {
+  method: string;
+  params: Record<string, unknown>;
+}
+
 /** Answers are bounded by the tools' maxBytes (≤ 4 MiB of content); allow their JSON framing. */
 const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
@@ -37,12 +43,23 @@ export class DaemonConnection {
 
   /** One request; resolves with its answer (result or error), rejects if the daemon goes away first. */
   request(method: string, params: Record<string, unknown>): Promise<Response> {
-    if (this.gone) return Promise.reject(this.gone);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.socket.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    const [answer] = this.requests([{ method, params }]);
+    return answer ?? Promise.reject(new PanescopeError("internal", "a request was not sent"));
+  }
+
+  /**
+   * Requests sent in one write, none waiting for another's answer (the daemon answers them in
+   * order): a hello and a call cost one round trip, not two. Each answer as `request`'s.
+   */
+  requests(calls: readonly Call[]): Promise<Response>[] {
+    const lines: string[] = [];
+    const answers = calls.map(({ method, params }) => {
+      const id = this.nextId++;
+      lines.push(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+      return this.gone ? Promise.reject(this.gone) : new Promise<Response>((resolve, reject) => void this.pending.set(id, { resolve, reject }));
     });
+    if (!this.gone) this.socket.write(lines.join(""));
+    return answers;
   }
 
   /** Cancels what the daemon is working on (MCP's notification: its wait ends at once), then ends the connection after it. */

@@ -11,6 +11,9 @@ import { reachDaemon } from "./start.js";
 
 export const EXIT = { done: 0, timedOut: 1, usage: 2, closed: 3, failed: 4, interrupted: 130 } as const;
 
+/** Tools that change nothing in tmux: their call rides with the hello, and sending one twice is harmless (start.ts). */
+const READ_ONLY: ReadonlySet<ShellCommand["tool"]> = new Set(["capture_since", "wait_for", "list_panes"]);
+
 interface ToolResult {
   content?: { type: string; text?: string }[];
   structuredContent?: Record<string, unknown>;
@@ -39,18 +42,17 @@ export async function main(command: ShellCommand): Promise<number> {
   const env = process.env;
   const paths = daemonPaths(command.server, env);
   const ownPane = callerPane(env);
+  const call = { method: "tools/call", params: { name: command.tool, arguments: command.arguments } };
   let connected: Awaited<ReturnType<typeof reachDaemon>>;
   try {
-    connected = await reachDaemon(paths, { choice: command.server, ...(command.idleMs === undefined ? {} : { idleMs: command.idleMs }) }, {
-      reader: command.reader ?? defaultReader(env),
-      maxWaitMs: MAX_WAIT_LIMIT_MS,
-      ...(ownPane === undefined ? {} : { ownPane }),
-    });
+    const start = { choice: command.server, ...(command.idleMs === undefined ? {} : { idleMs: command.idleMs }) };
+    const hello = { reader: command.reader ?? defaultReader(env), maxWaitMs: MAX_WAIT_LIMIT_MS, ...(ownPane === undefined ? {} : { ownPane }) };
+    connected = await reachDaemon(paths, start, hello, READ_ONLY.has(command.tool) ? call : undefined);
   } catch (error) {
     say(messageOf(error));
     return EXIT.failed;
   }
-  const { connection, welcome } = connected;
+  const { connection, welcome, answer: sent } = connected;
   let interrupted = false;
   const interrupt = (): void => {
     interrupted = true;
@@ -60,7 +62,7 @@ export async function main(command: ShellCommand): Promise<number> {
   process.once("SIGTERM", interrupt);
   let result: ToolResult;
   try {
-    const answer = await connection.request("tools/call", { name: command.tool, arguments: command.arguments });
+    const answer = await (sent ?? connection.request(call.method, call.params));
     if (answer.error !== undefined) {
       say(`the daemon refused the call: ${answer.error.message}`);
       return EXIT.failed;

@@ -3,10 +3,13 @@
 // socket), a directory of ours with mode 0700: Node cannot ask a unix socket for its peer's uid
 // (no SO_PEERCRED in node:net), so the directory is the check — only our uid (and root) can reach a
 // socket in it. Both ends refuse a directory or socket owned by another user or open to others.
-import { chmodSync, lstatSync, mkdirSync, type Stats } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import type { Stats } from "node:fs";
+import { fs, path as pathOps } from "../builtins.js";
 import { PanescopeError } from "../errors.js";
 import { tmuxEnv } from "../tmux/env.js";
+
+const { chmodSync, lstatSync, mkdirSync } = fs;
+const { dirname, isAbsolute, join } = pathOps;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -65,7 +68,7 @@ export function daemonPaths(choice: ServerChoice, env: Env): DaemonPaths {
   const dir = runtime !== undefined && isAbsolute(runtime) ? join(runtime, "panescope") : join(dirname(tmuxSocket), ".panescope");
   const name = nameOf(tmuxSocket);
   const at = (suffix: string): string => join(dir, `${name}.${suffix}`);
-  return { tmuxSocket, dir, socket: at("sock"), lock: at("lock"), log: at("log"), readers: at("readers.json") };
+  return { tmuxSocket, dir, socket: at("sock"), lock: at("lock"), log: at("log"), readers: at("readers.jsonl") };
 }
 
 /** Why `stats` (of `what`) cannot be trusted, or undefined when it is ours and closed to others. */
@@ -79,25 +82,41 @@ function refuse(why: string, path: string): PanescopeError {
   return new PanescopeError("daemon", `refusing the daemon directory ${path}: ${why}. Remove it (or fix it: chmod 700, owned by you), or set XDG_RUNTIME_DIR to a directory of yours`);
 }
 
-/** Checks the directory (never following a symlink); throws a `daemon` error saying why it is refused. */
-export function requireTrustedDir(dir: string): void {
-  let stats: Stats;
+/** The directory's own stats (never following a symlink); undefined when it is missing. */
+function dirStats(dir: string): Stats | undefined {
   try {
-    stats = lstatSync(dir);
+    return lstatSync(dir, { throwIfNoEntry: false });
   } catch (error) {
     throw new PanescopeError("daemon", `the daemon directory ${dir} cannot be read (${(error as Error).message})`, { cause: error });
   }
+}
+
+function checkDir(dir: string, stats: Stats): void {
   if (stats.isSymbolicLink() || !stats.isDirectory()) throw refuse("it is not a directory (a symlink is refused too)", dir);
   const why = distrust(stats, "it", 0o077);
   if (why !== undefined) throw refuse(why, dir);
 }
 
-/** Creates the directory 0700 if missing (its parent must exist: $XDG_RUNTIME_DIR or tmux's own), then checks it. */
+/** Checks the directory (never following a symlink); throws a `daemon` error saying why it is refused. */
+export function requireTrustedDir(dir: string): void {
+  const stats = dirStats(dir);
+  if (stats === undefined) throw new PanescopeError("daemon", `the daemon directory ${dir} cannot be read (it does not exist): run the command again to create it`);
+  checkDir(dir, stats);
+}
+
+/**
+ * Creates the directory 0700 if missing (its parent must exist: $XDG_RUNTIME_DIR or tmux's own),
+ * then checks it. Looks before it creates: every call after the first is one lstat, no mkdir
+ * failing with EEXIST (an error built and thrown on each `panescope read`).
+ */
 export function ensureTrustedDir(dir: string): void {
+  const found = dirStats(dir);
+  if (found !== undefined) return checkDir(dir, found);
   try {
     mkdirSync(dir, { mode: 0o700 });
     chmodSync(dir, 0o700); // the umask may have taken bits away; never adds any
   } catch (error) {
+    // EEXIST: a racing caller made it between our look and our mkdir; it is checked below all the same.
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
       throw new PanescopeError("daemon", `cannot create the daemon directory ${dir} (${(error as Error).message}): set XDG_RUNTIME_DIR to a directory of yours`, { cause: error });
     }

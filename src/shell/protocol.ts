@@ -1,7 +1,10 @@
 // The daemon's protocol, shared by both ends: newline-delimited JSON-RPC 2.0 on a unix socket.
 // The first request on a connection is `panescope/hello`, answered before any MCP message, so a
 // client and a daemon of different protocols find out before either reads the other's answers.
-// After it the connection is an MCP session (tools/call needs no initialize on this server).
+// After it the connection is an MCP session (tools/call needs no initialize on this server). A
+// client may send calls right after its hello without waiting for the answer: a daemon that
+// welcomes the hello's protocol serves them next, in order; one that does not refuses every later
+// request on that connection (NEEDS_HELLO), so nothing sent ahead runs on a daemon of another protocol.
 
 /** Bumped on any change a client of the previous number would misread. */
 export const PROTOCOL = 1;

@@ -2,7 +2,7 @@
 // (TMUX_PANE, kept by agents that run commands without a terminal), else its controlling terminal,
 // else its session (setsid), else its parent process. One reader per terminal: two shells in two
 // terminals each see every line once; two commands in one terminal share a cursor.
-import { readFileSync } from "node:fs";
+import { fs } from "../builtins.js";
 import { tmuxEnv } from "../tmux/env.js";
 import type { CallerPane } from "./protocol.js";
 
@@ -11,7 +11,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** The fields of /proc/self/stat after the command name (which may hold spaces and parentheses). */
 function statFields(): string[] | undefined {
   try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return undefined;

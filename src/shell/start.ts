@@ -2,14 +2,17 @@
 // callers race: the one that creates the lock file (O_EXCL) spawns it, the others wait for its
 // socket; the daemon itself also refuses to bind over a live socket. A lock left by a starter
 // that died is taken over once its pid is gone. A daemon of another protocol is restarted when
-// this caller is its only client, else the caller is told what to do.
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+// this caller is its only client, else the caller is told what to do. A read-only call may ride
+// with the hello (one round trip, not two); its answer is taken only from a daemon that welcomed
+// our protocol, else it is dropped and the call is sent again once a daemon of ours answers.
+import { fs } from "../builtins.js";
 import { PanescopeError } from "../errors.js";
 import { version } from "../version.js";
-import { DaemonConnection } from "./client.js";
+import { DaemonConnection, type Call } from "./client.js";
 import { ensureTrustedDir, socketState, type DaemonPaths, type ServerChoice } from "./paths.js";
-import { HELLO, isWelcome, PROTOCOL, type Hello, type Welcome } from "./protocol.js";
+import { HELLO, isWelcome, PROTOCOL, type Hello, type Response, type Welcome } from "./protocol.js";
+
+const { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } = fs;
 
 /** Long enough for a cold daemon on a loaded machine (it loads the SDK, zod and the hub). */
 const START_TIMEOUT_MS = 20_000;
@@ -24,9 +27,9 @@ export interface DaemonStart {
 export interface Connected {
   connection: DaemonConnection;
   welcome: Welcome;
+  /** The answer to the call sent with the hello (reachDaemon's `call`), when one was given. */
+  answer?: Promise<Response>;
 }
-
-const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -43,8 +46,8 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Connects and says hello; undefined when no daemon answers there (absent, stale, or gone mid-hello). */
-async function tryHello(paths: DaemonPaths, hello: Hello): Promise<Connected | undefined> {
+/** Connects and says hello (and sends `call` with it); undefined when no daemon answers there (absent, stale, or gone mid-hello). */
+async function tryHello(paths: DaemonPaths, hello: Hello, call: Call | undefined): Promise<Connected | undefined> {
   const state = socketState(paths.socket);
   if (state === "absent") return undefined;
   if (state !== "ours") throw new PanescopeError("daemon", `refusing the daemon socket ${state.refused}`);
@@ -55,14 +58,17 @@ async function tryHello(paths: DaemonPaths, hello: Hello): Promise<Connected | u
     if (["ENOENT", "ECONNREFUSED"].includes(code(error) ?? "")) return undefined;
     throw new PanescopeError("daemon", `cannot connect to the daemon at ${paths.socket}: ${(error as Error).message}`, { cause: error });
   }
+  const [welcomed, answer] = connection.requests([{ method: HELLO, params: { ...hello } }, ...(call === undefined ? [] : [call])]);
+  // Settled by whoever awaits it; unawaited when the hello fails (the call is then dropped, never shown).
+  answer?.catch(() => undefined);
   // A daemon that closes the connection before answering was exiting (idle): start again.
-  const answer = await connection.request(HELLO, { ...hello }).catch(() => undefined);
-  if (answer === undefined) return undefined;
-  if (answer.error !== undefined || !isWelcome(answer.result)) {
+  const reply = await welcomed?.catch(() => undefined);
+  if (reply === undefined) return undefined;
+  if (reply.error !== undefined || !isWelcome(reply.result)) {
     connection.close();
-    throw new PanescopeError("daemon", `the daemon at ${paths.socket} did not accept ${HELLO} (${answer.error?.message ?? "no welcome"}): it is another program or a much older panescope; stop it and run the command again`);
+    throw new PanescopeError("daemon", `the daemon at ${paths.socket} did not accept ${HELLO} (${reply.error?.message ?? "no welcome"}): it is another program or a much older panescope; stop it and run the command again`);
   }
-  return { connection, welcome: answer.result };
+  return { connection, welcome: reply.result, ...(answer === undefined ? {} : { answer }) };
 }
 
 /** Takes the start lock; false when a live process holds it. */
@@ -98,8 +104,9 @@ function takeLock(path: string): boolean {
 /** Spawns the daemon detached and waits for its ready line (or its exit, with its log's reason). */
 async function spawnDaemon(paths: DaemonPaths, start: DaemonStart): Promise<void> {
   // Loaded only for a cold start: a read through a running daemon never needs it.
-  const { spawn } = await import("node:child_process");
-  const args = [CLI, "daemon", "-S", paths.tmuxSocket, ...(start.choice.tmux === undefined ? [] : ["--tmux", start.choice.tmux]), ...(start.idleMs === undefined ? [] : ["--idle-ms", String(start.idleMs)])];
+  const [{ spawn }, { fileURLToPath }] = await Promise.all([import("node:child_process"), import("node:url")]);
+  const cli = fileURLToPath(new URL("../cli.js", import.meta.url));
+  const args = [cli, "daemon", "-S", paths.tmuxSocket, ...(start.choice.tmux === undefined ? [] : ["--tmux", start.choice.tmux]), ...(start.idleMs === undefined ? [] : ["--idle-ms", String(start.idleMs)])];
   const log = openSync(paths.log, "w", 0o600);
   // Node on our own cli.js, an argv array, no shell (test/security/no-shell.test.ts allows this one).
   const child = spawn(process.execPath, args, { shell: false, detached: true, stdio: ["ignore", "pipe", log], cwd: "/" });
@@ -127,14 +134,14 @@ async function spawnDaemon(paths: DaemonPaths, start: DaemonStart): Promise<void
 }
 
 /** Starts a daemon unless another caller is starting one; then waits for a daemon to answer. */
-async function startAndConnect(paths: DaemonPaths, start: DaemonStart, hello: Hello): Promise<Connected> {
+async function startAndConnect(paths: DaemonPaths, start: DaemonStart, hello: Hello, call: Call | undefined): Promise<Connected> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    const found = await tryHello(paths, hello);
+    const found = await tryHello(paths, hello, call);
     if (found) return found;
     if (takeLock(paths.lock)) {
       try {
-        const late = await tryHello(paths, hello);
+        const late = await tryHello(paths, hello, call);
         if (late) return late;
         // Nothing answers on it: a socket left by a daemon that was killed.
         if (socketState(paths.socket) === "ours") unlinkSync(paths.socket);
@@ -157,11 +164,15 @@ async function restart(paths: DaemonPaths, found: Connected): Promise<void> {
   while (alive(found.welcome.pid) && Date.now() < deadline) await delay(RETRY_MS);
 }
 
-/** A connection to this tmux server's daemon that speaks our protocol, started if need be. */
-export async function reachDaemon(paths: DaemonPaths, start: DaemonStart, hello: Omit<Hello, "protocol" | "version">): Promise<Connected> {
+/**
+ * A connection to this tmux server's daemon that speaks our protocol, started if need be. `call`,
+ * sent with the hello, must be read-only: it may reach a daemon that is then refused or restarted,
+ * and is sent again to the next one (a `send` retried so could type twice).
+ */
+export async function reachDaemon(paths: DaemonPaths, start: DaemonStart, hello: Omit<Hello, "protocol" | "version">, call?: Call): Promise<Connected> {
   ensureTrustedDir(paths.dir);
   const full: Hello = { protocol: PROTOCOL, version, ...hello };
-  let found = await startAndConnect(paths, start, full);
+  let found = await startAndConnect(paths, start, full, call);
   if (found.welcome.protocol === PROTOCOL) return found;
   const theirs = `the daemon (pid ${found.welcome.pid}, panescope ${found.welcome.version}) speaks protocol ${found.welcome.protocol}, this panescope ${version} speaks ${PROTOCOL}`;
   if (found.welcome.clients > 1) {
@@ -169,7 +180,7 @@ export async function reachDaemon(paths: DaemonPaths, start: DaemonStart, hello:
     throw new PanescopeError("daemon", `${theirs}, and ${found.welcome.clients - 1} other client(s) use it: stop them (or \`kill ${found.welcome.pid}\`), then run the command again`);
   }
   await restart(paths, found);
-  found = await startAndConnect(paths, start, full);
+  found = await startAndConnect(paths, start, full, call);
   if (found.welcome.protocol !== PROTOCOL) throw new PanescopeError("daemon", `${theirs} even after a restart: is another panescope starting it?`);
   return found;
 }

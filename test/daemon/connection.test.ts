@@ -1,11 +1,19 @@
 // The reader gate between a connection and its MCP server: a named reader's cursor tool calls on
 // one pane without a cursor get the reader's last cursor, the cursor of each answer is kept, an
-// explicit cursor is passed through and not kept, and a refused stored cursor is forgotten.
+// explicit cursor is passed through and not kept, and a refused stored cursor is forgotten. And the
+// connection itself: a call sent with the hello, before its answer, is served after a welcome of
+// our protocol and refused (never run) after a hello of another.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it } from "vitest";
-import { ReaderGate } from "../../src/daemon/connection.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { acceptConnection, ReaderGate, type ConnectionHost } from "../../src/daemon/connection.js";
 import { ReaderCursors } from "../../src/daemon/readers.js";
 import type { StdioTransport } from "../../src/mcp/stdio-transport.js";
+import { DaemonConnection } from "../../src/shell/client.js";
+import { HELLO, NEEDS_HELLO, PROTOCOL, type Hello } from "../../src/shell/protocol.js";
 
 function gate(reader: string | undefined, readers = new ReaderCursors(undefined)) {
   const sent: JSONRPCMessage[] = [];
@@ -54,5 +62,59 @@ describe("the reader gate", () => {
     readers.set("me", "%2", "c");
     unnamed.g.incoming(call(1, "capture_since", { paneId: "%2" }));
     expect(argsOf(unnamed.received[0])).toEqual({ paneId: "%2" });
+  });
+});
+
+describe("a connection's hello and the calls sent with it", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "panescope-connection-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  /** A listening socket whose connections are accepted as the daemon does; its "MCP server" answers which tool ran. */
+  async function daemonOn(name: string): Promise<{ path: string; served: Hello[]; ran: string[]; close: () => void }> {
+    const path = join(scratch, name);
+    const served: Hello[] = [];
+    const ran: string[] = [];
+    const host: ConnectionHost = {
+      readers: new ReaderCursors(undefined),
+      warn: () => undefined,
+      welcome: () => ({ protocol: PROTOCOL, version: "test", pid: 1, clients: 1, startedAt: 0 }),
+      serve: async (hello, transport) => {
+        served.push(hello);
+        transport.onmessage = (message) => {
+          const request = message as unknown as { id: number; params: { name: string } };
+          ran.push(request.params.name);
+          void transport.send({ jsonrpc: "2.0", id: request.id, result: { ran: request.params.name } });
+        };
+        await transport.start();
+      },
+    };
+    const listener = createServer((socket) => acceptConnection(socket, host));
+    await new Promise<void>((resolve) => listener.listen(path, resolve));
+    return { path, served, ran, close: () => listener.close() };
+  }
+
+  const call = { method: "tools/call", params: { name: "capture_since", arguments: { paneId: "%1" } } };
+
+  it("serves a call sent in the same write as the hello, after the welcome", async () => {
+    const daemon = await daemonOn("same-write.sock");
+    const connection = await DaemonConnection.open(daemon.path);
+    const [welcome, answer] = connection.requests([{ method: HELLO, params: { protocol: PROTOCOL, version: "test", reader: "me" } }, call]);
+    expect((await welcome)?.result?.protocol).toBe(PROTOCOL);
+    expect((await answer)?.result).toEqual({ ran: "capture_since" });
+    expect(daemon.served.map((hello) => hello.reader)).toEqual(["me"]);
+    connection.close();
+    daemon.close();
+  });
+
+  it("refuses a call sent with a hello of another protocol, and never runs it", async () => {
+    const daemon = await daemonOn("other-protocol.sock");
+    const connection = await DaemonConnection.open(daemon.path);
+    const [welcome, answer] = connection.requests([{ method: HELLO, params: { protocol: PROTOCOL + 1, version: "later" } }, call]);
+    expect((await welcome)?.result?.protocol).toBe(PROTOCOL);
+    expect((await answer)?.error).toMatchObject({ code: NEEDS_HELLO, message: `this daemon speaks protocol ${PROTOCOL}: connect again with a matching panescope` });
+    expect(daemon.served).toEqual([]);
+    expect(daemon.ran).toEqual([]);
+    connection.close();
+    daemon.close();
   });
 });

@@ -1,10 +1,11 @@
-// Named readers' cursors: kept per reader and pane, written through to a file a new daemon reads,
-// and bounded (the least recently used forgotten first).
-import { mkdtempSync, rmSync } from "node:fs";
+// Named readers' cursors: kept per reader and pane, written through to a journal a new daemon reads
+// (nothing written when nothing moved, compacted when long, a torn last line skipped), and bounded
+// (the least recently used forgotten first).
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { MAX_ENTRIES, ReaderCursors } from "../../src/daemon/readers.js";
+import { COMPACT_SLACK, MAX_ENTRIES, ReaderCursors } from "../../src/daemon/readers.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "panescope-readers-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -20,6 +21,40 @@ describe("readers' cursors", () => {
     expect([again.get("me", "%1"), again.get("you", "%1"), again.get("me", "%2"), again.get("me", "%3")]).toEqual(["c1", "c2", "c3", undefined]);
     again.forget("me", "%1");
     expect(new ReaderCursors(file).get("me", "%1")).toBeUndefined();
+  });
+
+  it("write nothing when a read answers the cursor it was given", () => {
+    const file = join(scratch, "same.jsonl");
+    const store = new ReaderCursors(file);
+    store.set("me", "%1", "c1");
+    const written = readFileSync(file, "utf8");
+    store.set("me", "%1", "c1");
+    expect(readFileSync(file, "utf8")).toBe(written);
+    store.set("me", "%2", "c2");
+    store.set("me", "%1", "c1"); // the same cursor, but %1 is used again: the order is kept too
+    expect(readFileSync(file, "utf8").split("\n").filter(Boolean)).toHaveLength(3);
+  });
+
+  it("compact the journal once it is long, keeping every reader's last cursor", () => {
+    const file = join(scratch, "long.jsonl");
+    const store = new ReaderCursors(file);
+    store.set("you", "%2", "kept");
+    for (let i = 0; i < 3 * COMPACT_SLACK; i++) store.set("me", "%1", `c${i}`);
+    expect(readFileSync(file, "utf8").split("\n").filter(Boolean).length).toBeLessThanOrEqual(2 * 2 + COMPACT_SLACK);
+    const again = new ReaderCursors(file);
+    expect([again.get("me", "%1"), again.get("you", "%2")]).toEqual([`c${3 * COMPACT_SLACK - 1}`, "kept"]);
+  });
+
+  it("skip a last line torn by a kill, and land the next cursor on a line of its own", () => {
+    const file = join(scratch, "torn.jsonl");
+    writeFileSync(file, `${JSON.stringify(["me\0%1", "c1"])}\n["me\\u0000%2","c`);
+    const store = new ReaderCursors(file);
+    expect([store.get("me", "%1"), store.get("me", "%2")]).toEqual(["c1", undefined]);
+    store.set("me", "%3", "c3");
+    const again = new ReaderCursors(file);
+    expect([again.get("me", "%1"), again.get("me", "%3")]).toEqual(["c1", "c3"]);
+    appendFileSync(file, "not json\n");
+    expect(new ReaderCursors(file).get("me", "%3")).toBe("c3");
   });
 
   it("forget the least recently used beyond the bound", () => {

@@ -1,6 +1,6 @@
 // Where a tmux server's daemon listens: named by the tmux server's socket path, in
 // $XDG_RUNTIME_DIR/panescope/ or beside tmux's own socket; trusted only when it is ours and closed.
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -41,6 +41,17 @@ describe("the daemon's paths", () => {
     }
     expect(message).toContain("it has mode 750: others may enter it; it must be 700");
     chmodSync(dir, 0o700);
+  });
+
+  it("refuse an existing directory open to others as it is: ensuring it never tightens another's mode", () => {
+    const dir = join(scratch, "loose");
+    ensureTrustedDir(dir);
+    chmodSync(dir, 0o755);
+    expect(() => ensureTrustedDir(dir)).toThrow("it has mode 755: others may enter it; it must be 700");
+    expect(statSync(dir).mode & 0o777).toBe(0o755);
+    const link = join(scratch, "link");
+    symlinkSync(dir, link);
+    expect(() => ensureTrustedDir(link)).toThrow("it is not a directory (a symlink is refused too)");
   });
 
   it("tell an absent socket from something else in its place", () => {
