@@ -1,11 +1,11 @@
-// The shell commands' options: read, wait, send, list, open, close (one tool call each, through
+// The shell commands' options: read, wait, send, list, open, close, shot (one tool call each, through
 // the shared daemon) and daemon itself. Each command is a spec (its flags, usage, notes) and a
 // builder from the flags to the tool call; `--help` per command comes from the same spec. Pure.
 import { PanescopeError } from "../errors.js";
 import { envValue, MAX_WAIT_LIMIT_MS, paneCap, optionLine, readTokens, SERVER_OPTIONS, serverSelection, valueOf, flagGiven, type Env, type OptionSpec, type ServerSelection, type Tokens } from "./model.js";
 
-export type ShellCommandName = "read" | "wait" | "send" | "list" | "open" | "close";
-export const SHELL_COMMANDS: readonly ShellCommandName[] = ["read", "wait", "send", "list", "open", "close"];
+export type ShellCommandName = "read" | "wait" | "send" | "list" | "open" | "close" | "shot";
+export const SHELL_COMMANDS: readonly ShellCommandName[] = ["read", "wait", "send", "list", "open", "close", "shot"];
 
 /** How the answer maps to an exit status: a wait's outcome, a read's `closed`, or plain success. */
 export type ExitRule = "read" | "wait" | "wait-closed" | "plain";
@@ -13,7 +13,9 @@ export type ExitRule = "read" | "wait" | "wait-closed" | "plain";
 export interface ShellCommand {
   name: ShellCommandName;
   server: ServerSelection;
-  tool: "capture_since" | "wait_for" | "send_keys" | "list_panes" | "open_pane" | "close_pane";
+  tool: "capture_since" | "wait_for" | "send_keys" | "list_panes" | "open_pane" | "close_pane" | "capture_pane";
+  /** shot: the file the picture goes to (.svg or .png). */
+  output?: string;
   arguments: Record<string, unknown>;
   json: boolean;
   /** --as or PANESCOPE_READER; unset: the caller's terminal decides (shell/reader.ts). */
@@ -51,6 +53,7 @@ const O = {
   session: { value: "NAME", help: 'the session to open it in (default "panescope", created detached)' },
   cwd: { value: "DIR", help: "the directory it starts in" },
   force: { help: "kill a pane panescope did not open" },
+  output: { short: "o", value: "FILE", help: "where the picture goes: FILE.svg (text you can select) or FILE.png" },
   "idle-ms": { value: "MS", env: "PANESCOPE_DAEMON_IDLE_MS", help: `exit after MS with no client (default ${DAEMON_IDLE_DEFAULT_MS}; 0: never)` },
   help: { short: "h", help: "this help" },
 } as const satisfies Record<string, OptionSpec>;
@@ -95,6 +98,12 @@ export const SHELL_SPECS: Readonly<Record<ShellCommandName | "daemon", Spec>> = 
     notes: ["COMMAND and its arguments are quoted for the shell one by one: nothing is expanded twice.", EXIT],
   },
   close: { usage: "panescope close %N [--force] [--json]", summary: "Kill pane %N (without --force, only a pane panescope opened).", takes: ["force", "json", ...SERVER, "help"], notes: [EXIT] },
+  shot: {
+    usage: "panescope shot %N -o FILE.svg|FILE.png",
+    summary: "Write pane %N's screen as a picture: SVG (colours, attributes, the cursor when shown; its text selectable) or PNG.",
+    takes: ["output", ...SERVER, "help"],
+    notes: ["PNG needs the optional @resvg/resvg-js (installed with panescope where npm could).", EXIT],
+  },
   daemon: {
     usage: "panescope daemon [-L NAME | -S PATH] [--tmux PATH] [--idle-ms MS]",
     summary: "The shared observer of one tmux server (the shell commands and `mcp --shared` start it when needed; you need not).",
@@ -121,6 +130,7 @@ export function shellHelpLines(): string[] {
     list: ["list", "the panes of the tmux server"],
     open: ["open -- COMMAND...", "start COMMAND in a new pane; prints its id"],
     close: ["close %N", "kill a pane panescope opened (--force: any pane)"],
+    shot: ["shot %N -o FILE.svg", "the screen as a picture (SVG or PNG)"],
   };
   return SHELL_COMMANDS.map((name) => `  ${`panescope ${lines[name][0]}`.padEnd(38)} ${lines[name][1]}`);
 }
@@ -148,7 +158,7 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'"'"'`)}'`;
 }
 
-function callOf(name: ShellCommandName, tokens: Tokens, fail: (what: string) => Error): Pick<ShellCommand, "tool" | "arguments" | "exit"> {
+function callOf(name: ShellCommandName, tokens: Tokens, fail: (what: string) => Error): Pick<ShellCommand, "tool" | "arguments" | "exit" | "output"> {
   const ms = (option: Name): number | undefined => {
     const value = valueOf(tokens, option);
     return value === undefined ? undefined : count(value, `--${option}`, MAX_WAIT_LIMIT_MS, fail);
@@ -185,6 +195,13 @@ function callOf(name: ShellCommandName, tokens: Tokens, fail: (what: string) => 
       const session = valueOf(tokens, "session");
       const cwd = valueOf(tokens, "cwd");
       return { tool: "open_pane", arguments: { ...(command === "" ? {} : { command }), ...(session === undefined ? {} : { session }), ...(cwd === undefined ? {} : { cwd }) }, exit: "plain" };
+    }
+    case "shot": {
+      const output = valueOf(tokens, "output");
+      if (output === undefined) throw fail("say where the picture goes: -o FILE.svg or -o FILE.png");
+      const format = /\.png$/i.test(output) ? "png" : /\.svg$/i.test(output) ? "svg" : undefined;
+      if (format === undefined) throw fail(`-o names an .svg or .png file, got ${JSON.stringify(output)}`);
+      return { tool: "capture_pane", arguments: { paneId: paneOf(tokens, fail), format }, exit: "plain", output };
     }
     case "close":
       return { tool: "close_pane", arguments: { paneId: paneOf(tokens, fail), ...(flagGiven(tokens, "force") ? { force: true } : {}) }, exit: "plain" };

@@ -15,7 +15,7 @@ export const EXIT = { done: 0, timedOut: 1, usage: 2, closed: 3, failed: 4, inte
 const READ_ONLY: ReadonlySet<ShellCommand["tool"]> = new Set(["capture_since", "wait_for", "list_panes"]);
 
 interface ToolResult {
-  content?: { type: string; text?: string }[];
+  content?: { type: string; text?: string; data?: string }[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
   _meta?: Record<string, unknown>;
@@ -83,6 +83,27 @@ export async function main(command: ShellCommand): Promise<number> {
     return errorStatus(result._meta?.["panescope/error"]);
   }
   const structured = result.structuredContent ?? {};
+  if (command.output !== undefined) return writePicture(command.output, result);
   process.stdout.write(`${command.json ? JSON.stringify(structured, null, 2) : text}\n`);
   return statusOf(command, structured);
+}
+
+/** shot: the SVG (in the structured answer) or the PNG (an image part) into the file asked for. */
+async function writePicture(path: string, result: ToolResult): Promise<number> {
+  const svg = result.structuredContent?.svg;
+  const png = result.content?.find((part) => part.type === "image")?.data;
+  const bytes = typeof svg === "string" ? Buffer.from(svg) : png !== undefined ? Buffer.from(png, "base64") : undefined;
+  if (bytes === undefined) {
+    say("the daemon answered without a picture: a daemon older than this command may be running (panescope list shows it works; stop the daemon to restart it)");
+    return EXIT.failed;
+  }
+  const { writeFile } = await import("node:fs/promises");
+  try {
+    await writeFile(path, bytes);
+  } catch (error) {
+    say(`could not write ${path}: ${messageOf(error)}`);
+    return EXIT.failed;
+  }
+  process.stdout.write(`${path} (${bytes.length} bytes)\n`);
+  return EXIT.done;
 }

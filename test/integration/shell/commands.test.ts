@@ -1,7 +1,11 @@
 // The shell commands on a real private tmux server, through the daemon they start: a reader sees
 // each line once, --json is capture_since's delta, send types in the order given, and the exit
 // statuses a script branches on (0 done, 1 timed out, 2 usage, 3 closed).
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cellsOfSvg } from "../../support/svg-cells.js";
 import { startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 import { shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
 
@@ -115,5 +119,31 @@ describe("panescope wait and send", () => {
     expect(place.daemons()).toHaveLength(1);
     const clients = await tmux.run(["list-clients", "-F", "#{client_control_mode}"]);
     expect(clients.filter((c) => c === "1")).toHaveLength(1);
+  });
+});
+
+describe("panescope shot", () => {
+  it("writes the pane's screen as an SVG whose cells read back as tmux's screen, and refuses a file that is neither .svg nor .png", async () => {
+    // The interrupted test left its typed line unsent: the terminal's kill character (C-u) drops it.
+    await tmux.run(["send-keys", "-t", "%0", "C-u"]);
+    await print("printf 'shot \\033[1;31mred\\033[0m done\\n'", "^shot red done$");
+    const dir = mkdtempSync(join(tmpdir(), "panescope-shot-"));
+    const file = join(dir, "pane.svg");
+    const shot = await place.run(["shot", "%0", "-o", file]);
+    expect(shot.exitCode, shot.stderr).toBe(0);
+    expect(shot.stdout).toMatch(/pane\.svg \(\d+ bytes\)/);
+    const cells = cellsOfSvg(readFileSync(file, "utf8"));
+    const shown = cells.map((row) => row.map((cell) => cell.text).join("").trimEnd());
+    const tmuxRows = (await tmux.run(["capture-pane", "-p", "-t", "%0"])).map((line) => line.trimEnd());
+    expect(shown.slice(0, tmuxRows.length)).toEqual(tmuxRows);
+    // The red word is drawn red and bold, the words around it in the default colour.
+    const row = cells[shown.findIndex((line) => line === "shot red done")] ?? [];
+    expect(row[5]).toMatchObject({ text: "r", bold: true });
+    expect(row[5]?.fg).not.toBe(row[0]?.fg);
+
+    const wrong = await place.run(["shot", "%0", "-o", join(dir, "pane.jpg")]);
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toContain("-o names an .svg or .png file");
+    rmSync(dir, { recursive: true, force: true });
   });
 });
