@@ -241,10 +241,18 @@ export function serverOptions(values: { socket?: string | undefined; "socket-pat
 function mcpOptions(parsed: Parsed, env: Env): McpOptions {
   const flagWait = stringOf(parsed, "max-wait-ms");
   const envWait = envValue(env, "PANESCOPE_MAX_WAIT_MS");
+  const shared = parsed.values.shared === true || envBoolean(env, "PANESCOPE_SHARED");
+  // With --shared the daemon answers the calls and holds the panes: these would do nothing here.
+  if (shared && stringOf(parsed, "transcript") !== undefined) {
+    throw usageError("mcp", "--transcript records the calls this process answers, and with --shared the daemon answers them: drop --shared to keep a transcript");
+  }
+  if (shared && stringOf(parsed, "max-panes") !== undefined) {
+    throw usageError("mcp", "--max-panes sets this process's cap, and with --shared the daemon watches the panes: give PANESCOPE_MAX_PANES to the command that starts the daemon");
+  }
   return {
     server: serverOf(parsed, env),
     readOnly: parsed.values["read-only"] === true || envBoolean(env, "PANESCOPE_READ_ONLY"),
-    shared: parsed.values.shared === true || envBoolean(env, "PANESCOPE_SHARED"),
+    shared,
     maxPanes: paneCap(stringOf(parsed, "max-panes"), env, (what) => usageError("mcp", what)),
     maxWaitMs:
       flagWait !== undefined ? waitCap(flagWait, "--max-wait-ms") : envWait !== undefined ? waitCap(envWait, "PANESCOPE_MAX_WAIT_MS") : MAX_WAIT_DEFAULT_MS,

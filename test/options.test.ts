@@ -42,6 +42,11 @@ describe("the mcp command", () => {
     expect(MAX_PANES_DEFAULT).toBe(DEFAULT_MAX_PANES);
   });
 
+  it("refuses --transcript and --max-panes with --shared, where the daemon answers and watches", () => {
+    expect(() => parseCommand(["--shared", "--transcript", "t.jsonl"], {})).toThrow("drop --shared to keep a transcript");
+    expect(() => parseCommand(["--max-panes", "9"], { PANESCOPE_SHARED: "1" })).toThrow("give PANESCOPE_MAX_PANES to the command that starts the daemon");
+  });
+
   it("caps the watched panes with --max-panes or PANESCOPE_MAX_PANES, a flag winning, and refuses nonsense", () => {
     expect(options("mcp", ["--max-panes", "3"], { PANESCOPE_MAX_PANES: "9" }).options).toMatchObject({ maxPanes: 3 });
     expect(options("mcp", [], { PANESCOPE_MAX_PANES: "9" }).options).toMatchObject({ maxPanes: 9 });
