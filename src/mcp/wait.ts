@@ -230,7 +230,10 @@ async function waitOne(ctx: ToolContext, target: Target, condition: Condition, d
     if (found) return result("matched");
     const quiet = quietMs !== undefined && now - quietSince >= quietMs;
     if (quiet && condition.quietMs !== undefined) return result("quiet");
-    if (quiet && condition.ready && !observer.closed) {
+    // After our keys, ready also needs the program's reaction (any output since them, its echo at
+    // least): until tmux and the kernel deliver the keys, the program still sleeps in the read it
+    // was in before them (3.6a under load: "ready" before python had read the line it was sent).
+    if (quiet && condition.ready && !observer.closed && state.changed) {
       looked = await look();
       if (looked.ready !== false) return result("ready");
     }
