@@ -23,6 +23,7 @@ afterEach(async () => {
 
 it("greets", { timeout: 15_000 }, async () => {
   session = await startPaneSession({ size: { cols: 40, rows: 5 }, command: ["sh"] });
+  await session.waitFor({ kind: "text", text: "$" }, 5000); // the prompt: typed earlier, keys echo before it
   await session.typeText("echo hello; echo took 12ms\n");
   await session.waitFor({ kind: "text", text: "took 12ms\n$" }, 5000);
   await expectGolden(session, "greeting", {
@@ -36,6 +37,7 @@ it("greets", { timeout: 15_000 }, async () => {
 it("the example pinned the masked screen in a golden", async () => {
   const golden = await readFile(join(goldens, "greet/greeting.golden"), "utf8");
   expect(golden).toContain("│took <ms>                               │");
+  expect(golden).toContain("│$ echo hello; echo took <ms>            │");
 });
 
 it("the example above is the page's, word for word but for the import path and the golden folder", async () => {
