@@ -11,7 +11,8 @@ import { randomBytes } from "node:crypto";
 import { HELD_MARK, HOLD_SCRIPT, OPEN_MARK } from "../watch/opened-pane.js";
 
 // $1 gate channel · $2 "ended" channel · $3 tmux binary · $4 shell · $5 the command ("" = a shell).
-// `set -m` runs the command as the terminal's foreground job in its own process group: tmux then
+// The gate is awaited away from the tty (a tmux client polling with the tty open reads as ready to
+// watch/ready.ts). `set -m` runs the command as the terminal's foreground job in its own process group: tmux then
 // names the pane after it (#{pane_current_command}), and C-c reaches it, not the wrapper (`trap :`
 // too: a handler, which children do not inherit, unlike an ignored signal). `stty -echo` while
 // held: keys typed into the ended pane must not change its last screen. The hold is `sh -c`, not
@@ -19,7 +20,7 @@ import { HELD_MARK, HOLD_SCRIPT, OPEN_MARK } from "../watch/opened-pane.js";
 // only then sets the hint option and signals $ended.
 const WRAPPER = [
   'gate=$1 ended=$2 tmux=$3 shell=$4 command=$5',
-  '"$tmux" wait-for "$gate" || exit 125',
+  '"$tmux" wait-for "$gate" </dev/null >/dev/null 2>&1 || exit 125',
   "trap : INT QUIT",
   "set -m",
   'if [ -n "$command" ]; then "$shell" -c "$command"; else "$shell"; fi',

@@ -17,12 +17,14 @@ export const HELD_MARK = "panescope-held";
 /**
  * What the held wrapper runs, in this order: only once its argv holds the status does it set the
  * hint (a watch then looks, and finds the end) and signal ENDED (open_pane's check of a command
- * that ends at once); then it waits, not `exec`'d, so the argv stays the pane's process, and away
- * from the tty (a tmux client polling its socket with the tty open would read as ready: ready.ts). The hint
+ * that ends at once); then it waits, not `exec`'d, so the argv stays the pane's process. Its tmux
+ * clients run away from the tty: one polling its socket with the tty open reads as ready (ready.ts;
+ * a look while the hint was being set once found the ended pane ready). The shell itself keeps the
+ * tty open: when the last fd on a pty's far side closes, tmux reads the pane as exited. The hint
  * names the pane's channel too: a value set beforehand at a wider scope cannot equal it and so
  * cannot hide the change from a subscription.
  */
-export const HOLD_SCRIPT = `"$1" set-option -p -t "$TMUX_PANE" ${STATUS_OPTION} "$3:$2" >/dev/null 2>&1; "$1" wait-for -S "$6" >/dev/null 2>&1; "$1" wait-for "$2" </dev/null >/dev/null 2>&1; exit`;
+export const HOLD_SCRIPT = `"$1" set-option -p -t "$TMUX_PANE" ${STATUS_OPTION} "$3:$2" </dev/null >/dev/null 2>&1; "$1" wait-for -S "$6" </dev/null >/dev/null 2>&1; "$1" wait-for "$2" </dev/null >/dev/null 2>&1; exit`;
 const GATE = /^panescope-open-[0-9a-f]{12}$/;
 const HELD_CHANNEL = /^panescope-open-[0-9a-f]{12}-held$/;
 

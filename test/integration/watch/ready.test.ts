@@ -1,7 +1,9 @@
 // Ready for input, from /proc, on a real tmux server: programs at their prompt read as ready; one
 // that printed its prompt but sleeps before it reads does not (until it reads); a busy loop and a
 // plain sleep never do. Every step awaits a condition; nothing waits for time to pass.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { paneCommand } from "../../../src/mcp/pane-command.js";
 import { openedPane } from "../../../src/watch/opened-pane.js";
@@ -67,12 +69,23 @@ describe.runIf(process.platform === "linux")("ready: the foreground program is b
 
   it("a pane panescope opened whose program ended is held, not ready", { timeout: 60_000 }, async () => {
     const test = await startServer();
-    const launch = paneCommand("exit 4", "/bin/sh", "tmux");
-    const [found = ""] = await test.run(["new-window", "-d", "-P", "-F", "#{pane_id} #{pane_pid}", "-t", "main:", "--", ...launch.argv]);
-    const [paneId = "", pid = ""] = found.split(" ");
+    // The wrapper's tmux, a stand-in that notes each client's open files before it runs the real one:
+    // a client polling its socket with the pane's tty open reads as ready to a look that catches it.
+    const dir = mkdtempSync(join(tmpdir(), "panescope-ready-"));
+    const clients = join(dir, "fds");
+    const tmux = join(dir, "tmux");
+    writeFileSync(tmux, `#!/bin/sh\nfor fd in /proc/$$/fd/*; do readlink "$fd"; done >> '${clients}'\necho -- >> '${clients}'\nexec '${test.server.tmux}' "$@"\n`, { mode: 0o755 });
+    const launch = paneCommand("exit 4", "/bin/sh", tmux);
+    const [found = ""] = await test.run(["new-window", "-d", "-P", "-F", "#{pane_id} #{pane_pid} #{pane_tty}", "-t", "main:", "--", ...launch.argv]);
+    const [paneId = "", pid = "", tty = ""] = found.split(" ");
     await test.run(["wait-for", "-S", launch.gate]);
     await waitFor(() => openedPane(Number(pid))?.ended === 4, 15_000, "the held wrapper");
     const held = await until(test, paneId, (r) => r.evidence === "proc", "a look");
     expect(held).toMatchObject({ ready: false, evidence: "proc" });
+    // The gate, the hint, the "ended" signal and the hold: four clients, none with the tty open.
+    const looks = (): string[] => readFileSync(clients, "utf8").split("--\n").slice(0, -1);
+    await waitFor(() => looks().length === 4, 15_000, "the holding client");
+    for (const fds of looks()) expect(fds.split("\n")).not.toContain(tty);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
