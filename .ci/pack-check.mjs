@@ -40,7 +40,7 @@ function checkFiles(files) {
   const allowed = (path) => ["package.json", "README.md", "LICENSE"].includes(path) || /^dist\/.+\.(js|d\.ts)$/.test(path);
   const extra = files.filter((path) => !allowed(path));
   if (extra.length > 0) fail(`the tarball holds files it does not need: ${extra.join(", ")}`);
-  for (const needed of ["LICENSE", "README.md", "dist/cli.js", "dist/index.js", "dist/golden/index.js", "dist/demo/progress.js", "dist/demo/dashboard.js"]) {
+  for (const needed of ["LICENSE", "README.md", "dist/cli.js", "dist/faces/mcp.js", "dist/faces/shell-entry.js", "dist/index.js", "dist/golden/index.js", "dist/demo/progress.js", "dist/demo/dashboard.js"]) {
     if (!files.includes(needed)) fail(`the tarball lacks ${needed}`);
   }
 }

@@ -3,15 +3,16 @@
 // rows beside raw output), then removes the server.
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { DemoOptions } from "../options.js";
+import { packageFile } from "../package-files.js";
 import { TmuxFormat } from "../tmux/format.js";
 import { TmuxServer } from "../tmux/server.js";
 import { Hub } from "../watch/hub.js";
 import { renderDelta, wrap } from "./render.js";
 
-const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+/** The demo's programs, run by node in their panes: tsc's files, beside the bundled CLI. */
+const program = (file: string): string => packageFile(`dist/demo/${file}`);
 
 export async function main(options: DemoOptions = {}): Promise<number> {
   const name = `panescope-demo-${process.pid}-${randomBytes(3).toString("hex")}`;
@@ -42,12 +43,12 @@ export async function main(options: DemoOptions = {}): Promise<number> {
     const pane = new TmuxFormat({ id: "pane_id", pid: "pane_pid", socket: "socket_path" });
     const [progress] = await server.query([
       "-f", "/dev/null", "new-session", "-d", "-P", "-F", pane.text, "-s", "demo", "-x", "100", "-y", "12",
-      "--", process.execPath, here("./progress.js"),
+      "--", process.execPath, program("progress.js"),
     ], pane);
     if (!progress) throw new Error("tmux did not report the demo's first pane");
     await server.sizeNewSession(progress.id, 100, 12);
     const [dashboard] = await server.query([
-      "new-window", "-d", "-P", "-F", pane.text, "-t", "demo", "--", process.execPath, here("./dashboard.js"),
+      "new-window", "-d", "-P", "-F", pane.text, "-t", "demo", "--", process.execPath, program("dashboard.js"),
     ], pane);
     if (!dashboard) throw new Error("tmux did not report the demo's second pane");
     socket = progress.socket;

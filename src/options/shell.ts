@@ -4,8 +4,9 @@
 import { PanescopeError } from "../errors.js";
 import { envValue, MAX_WAIT_LIMIT_MS, paneCap, optionLine, readTokens, SERVER_OPTIONS, serverSelection, valueOf, flagGiven, type Env, type OptionSpec, type ServerSelection, type Tokens } from "./model.js";
 
-export type ShellCommandName = "read" | "wait" | "send" | "list" | "open" | "close" | "shot";
-export const SHELL_COMMANDS: readonly ShellCommandName[] = ["read", "wait", "send", "list", "open", "close", "shot"];
+import { SHELL_COMMANDS, type ShellCommandName } from "./shell-words.js";
+
+export { isShellCommand, SHELL_COMMANDS, type ShellCommandName } from "./shell-words.js";
 
 /** How the answer maps to an exit status: a wait's outcome, a read's `closed`, or plain success. */
 export type ExitRule = "read" | "wait" | "wait-closed" | "plain";
@@ -111,10 +112,6 @@ export const SHELL_SPECS: Readonly<Record<ShellCommandName | "daemon", Spec>> = 
     notes: ["It listens in $XDG_RUNTIME_DIR/panescope/ (see docs/security.md)."],
   },
 };
-
-export function isShellCommand(word: string | undefined): word is ShellCommandName | "daemon" {
-  return word !== undefined && (word === "daemon" || (SHELL_COMMANDS as readonly string[]).includes(word));
-}
 
 export function shellHelp(name: ShellCommandName | "daemon"): string {
   const spec = SHELL_SPECS[name];

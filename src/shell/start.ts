@@ -7,6 +7,7 @@
 // our protocol, else it is dropped and the call is sent again once a daemon of ours answers.
 import { fs } from "../builtins.js";
 import { PanescopeError } from "../errors.js";
+import { packageFile } from "../package-files.js";
 import { version } from "../version.js";
 import { DaemonConnection, type Call } from "./client.js";
 import { ensureTrustedDir, socketState, type DaemonPaths, type ServerChoice } from "./paths.js";
@@ -104,8 +105,8 @@ function takeLock(path: string): boolean {
 /** Spawns the daemon detached and waits for its ready line (or its exit, with its log's reason). */
 async function spawnDaemon(paths: DaemonPaths, start: DaemonStart): Promise<void> {
   // Loaded only for a cold start: a read through a running daemon never needs it.
-  const [{ spawn }, { fileURLToPath }] = await Promise.all([import("node:child_process"), import("node:url")]);
-  const cli = fileURLToPath(new URL("../cli.js", import.meta.url));
+  const { spawn } = await import("node:child_process");
+  const cli = packageFile("dist/cli.js");
   const args = [cli, "daemon", "-S", paths.tmuxSocket, ...(start.choice.tmux === undefined ? [] : ["--tmux", start.choice.tmux]), ...(start.idleMs === undefined ? [] : ["--idle-ms", String(start.idleMs)])];
   const log = openSync(paths.log, "w", 0o600);
   // Node on our own cli.js, an argv array, no shell (test/security/no-shell.test.ts allows this one).

@@ -1,17 +1,22 @@
 // Start-up loads only what the command needs (issue 28): `--version`, `--help` and `read` (issue
 // 26) none of the MCP SDK, zod, xterm or execa; the MCP server no xterm until a pane is watched
 // and no regex worker until a pattern. Each run of the BUILT dist/cli.js is preloaded with test/support/record-loads.mjs,
-// which lists every module it loaded and every worker thread it started.
+// which lists every module it loaded and every worker thread it started. dist/cli.js and the faces
+// it loads are bundles (scripts/bundle-cli.mjs): a loaded bundle counts as the sources it holds, as
+// dist/faces/inputs.json lists them.
 // What is loaded, not how long it took: the figure is the bench's (figure 11), never a test's.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { shellPlace } from "../../support/shell-daemon.js";
 import { startServer } from "../../support/tmux-fixture.js";
 
-const CLI = resolve(import.meta.dirname, "../../../dist/cli.js");
+const DIST = resolve(import.meta.dirname, "../../../dist");
+const CLI = join(DIST, "cli.js");
+const INPUTS = JSON.parse(readFileSync(join(DIST, "faces/inputs.json"), "utf8")) as Record<string, string[]>;
 const RECORDER = resolve(import.meta.dirname, "../../support/record-loads.mjs");
 const dir = mkdtempSync(join(tmpdir(), "panescope-startup-"));
 const HEAVY = ["@modelcontextprotocol/sdk", "/zod/", "@xterm/", "/execa/"];
@@ -24,16 +29,34 @@ async function run(args: string[], input = ""): Promise<{ stdout: string; loaded
   const file = join(dir, `loads-${++runs}`);
   const env = { RECORD_LOADS: file, PANESCOPE_SOCKET: `panescope-startup-test-${process.pid}`, PANESCOPE_SOCKET_PATH: "", PANESCOPE_TMUX: "" };
   const result = await execa(process.execPath, ["--import", RECORDER, CLI, ...args], { input, env, timeout: 30_000 });
-  return { stdout: result.stdout, loaded: readFileSync(file, "utf8").split("\n").filter(Boolean) };
+  return { stdout: result.stdout, loaded: loadsIn(file) };
+}
+
+/** What a run recorded in `file`, each file of the bundle as the sources it holds (paths from the repository's root). */
+function loadsIn(file: string): string[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .flatMap((entry) => {
+      const path = entry.startsWith("file:") ? fileURLToPath(entry) : entry;
+      return INPUTS[relative(DIST, path)] ?? [path];
+    });
 }
 
 const heavyIn = (loaded: string[]): string[] => loaded.filter((path) => HEAVY.some((name) => path.includes(name)));
 
 describe("start-up", () => {
+  it("dist/cli.js is the bundle, and the MCP server's face holds the MCP SDK, zod and execa", () => {
+    expect(readFileSync(CLI, "utf8").split("\n")[1], "run `npm run build`: dist/cli.js is tsc's, not the bundle").toMatch(/^\/\/ panescope CLI bundle/);
+    const mcp = INPUTS["faces/mcp.js"] ?? [];
+    for (const name of ["@modelcontextprotocol/sdk", "/zod/", "/execa/"]) expect(mcp.some((path) => path.includes(name)), name).toBe(true);
+    expect(Object.values(INPUTS).flat().some((path) => path.includes("@xterm/")), "xterm stays outside, required at the first watched pane").toBe(false);
+  });
+
   it("panescope --version loads none of the MCP SDK, zod, xterm or execa", async () => {
     const { stdout, loaded } = await run(["--version"]);
     expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
-    expect(loaded.some((path) => path.endsWith("/dist/cli.js"))).toBe(true); // the recorder saw the run
+    expect(loaded).toContain("src/cli.ts"); // the recorder saw the run, through the bundle
     expect(heavyIn(loaded)).toEqual([]);
   });
 
@@ -41,7 +64,7 @@ describe("start-up", () => {
     for (const args of [["--help"], ["mcp", "--help"], ["golden", "--help"]]) {
       const { stdout, loaded } = await run(args);
       expect(stdout).toContain("usage:");
-      expect(loaded.some((path) => path.endsWith("/dist/options.js"))).toBe(true);
+      expect(loaded).toContain("src/options.ts");
       expect(heavyIn(loaded), args.join(" ")).toEqual([]);
     }
   });
@@ -69,8 +92,8 @@ describe("start-up", () => {
         const file = join(dir, `loads-read-${run}`);
         const result = await execa(process.execPath, ["--import", RECORDER, CLI, "read", "-L", tmux.name, "%0"], { env: { ...place.env, RECORD_LOADS: file }, timeout: 30_000 });
         expect(result.stdout).toMatch(run === "cold" ? /^cursor=/ : /^no change/);
-        const loaded = readFileSync(file, "utf8").split("\n").filter(Boolean);
-        expect(loaded.some((path) => path.endsWith("/dist/shell/main.js"))).toBe(true);
+        const loaded = loadsIn(file);
+        expect(loaded).toContain("src/shell/main.ts");
         expect(heavyIn(loaded), run).toEqual([]);
       }
       expect(place.daemons()).toHaveLength(1);
