@@ -40,6 +40,10 @@ export async function main(options: McpOptions): Promise<number> {
   // Loaded only when asked for: the server's start-up stays as it was without --transcript.
   const transcript = options.transcript === undefined ? undefined : (await import("./transcript.js")).Transcript.open(options.transcript, log);
   const hub = new Hub({ server, warn: hubWarn, maxPanes: options.maxPanes });
+  // tmux is asked at the first tool call, not at start: initialize and tools/list need no tmux (nor
+  // execa, which runs it), and spawning it meanwhile cost start-up ≈ 12% (issue 28).
+  let tmuxSaid: Promise<void> | undefined;
+  const sayTmux = (): Promise<void> => (tmuxSaid ??= tmuxLabel(server, log).then(log));
   const ownPane = ownPaneFromEnv(process.env);
   const mcp = createServer({
     hub,
@@ -47,7 +51,15 @@ export async function main(options: McpOptions): Promise<number> {
     readOnly: options.readOnly,
     maxWaitMs: options.maxWaitMs,
     ...(ownPane ? { ownPane } : {}),
-    ...(transcript ? { wrapToolCall: (handler) => transcript.wrap(handler) } : {}),
+    // The first call asks tmux its version (each tool waits for that answer before it runs:
+    // server.ts) and says it on stderr, before the call's own lines.
+    wrapToolCall: (handler) => {
+      const call = transcript ? transcript.wrap(handler) : handler;
+      return (request, extra) => {
+        void sayTmux();
+        return call(request, extra);
+      };
+    },
   });
   const transport = new StdioTransport(process.stdin, process.stdout, { warn: log });
   // Set before connect: the SDK keeps (and calls) an onclose that is already there.
@@ -60,15 +72,9 @@ export async function main(options: McpOptions): Promise<number> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   await mcp.connect(transport);
-  // tmux is asked after connect: initialize and tools/list need no tmux (nor execa, which runs it),
-  // and every tool awaits this same answer before it runs (server.ts), so no tool's line comes first.
-  const announced = tmuxLabel(server, log).then((tmux) => {
-    process.stderr.write(
-      `panescope ${version}: MCP on stdio, tmux server ${describeServer(options.server)}, ${options.readOnly ? "read-only" : "read-write"}, wait cap ${options.maxWaitMs} ms, ${tmux}\n`,
-    );
-  });
+  process.stderr.write(`panescope ${version}: MCP on stdio, tmux server ${describeServer(options.server)}, ${options.readOnly ? "read-only" : "read-write"}, wait cap ${options.maxWaitMs} ms\n`);
   await closed;
-  await announced;
+  await tmuxSaid;
   await hub.close();
   transcript?.close();
   log("stdin closed, bye");

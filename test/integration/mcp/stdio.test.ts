@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killAllServers, startServer, type TestServer } from "../../support/tmux-fixture.js";
+import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 
 const CLI = join(import.meta.dirname, "..", "..", "..", "dist", "cli.js");
 const stateDir = mkdtempSync(join(tmpdir(), "panescope-state-"));
@@ -33,7 +33,7 @@ interface DeltaOut {
 let test: TestServer;
 let client: Client;
 let stderr = "";
-/** Settles once stderr has a whole line: panescope writes its first line once tmux said its version. */
+/** Settles once stderr has a whole line: panescope writes its first line once it is connected. */
 let firstLine: Promise<void>;
 
 async function connect(args: string[]): Promise<Client> {
@@ -90,9 +90,13 @@ afterAll(async () => {
 });
 
 describe("panescope over stdio", () => {
-  it("logs only to stderr, first naming the tmux server and the mode", async () => {
+  it("logs only to stderr, first naming the tmux server and the mode, then tmux's version at the first tool call", async () => {
     await firstLine;
-    expect(stderr.split("\n")[0]).toMatch(new RegExp(`^panescope \\S+: MCP on stdio, tmux server -L ${test.name}, read-write`));
+    expect(stderr.split("\n")[0]).toMatch(new RegExp(`^panescope \\S+: MCP on stdio, tmux server -L ${test.name}, read-write, wait cap \\d+ ms$`));
+    // initialize and tools/list asked nothing of tmux: the version is asked by the first call.
+    expect(stderr).not.toMatch(/^panescope: tmux /m);
+    await call("list_panes");
+    await waitFor(() => /^panescope: tmux \d+\.\d+/m.test(stderr), 20_000, "tmux's version on stderr");
   });
 
   it("lists the tools with input and output schemas and annotations", async () => {
