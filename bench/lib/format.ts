@@ -60,17 +60,19 @@ export function formatRatio(value: number | undefined): string {
   return `${value < 0.1 ? value.toFixed(3) : value.toFixed(2)}×`;
 }
 
-const HEADER = ["#", "figure", "panescope", "baseline", "ratio", "better", "note"] as const;
+// The ratio first: it is the figure that holds from one machine (and hour) to another; the
+// milliseconds beside it say how fast this machine was when it was measured.
+const HEADER = ["#", "figure", "ratio", "better", "panescope", "baseline", "note"] as const;
 
 /** The results as a Markdown table (it reads as plain text on a terminal too). */
 export function formatTable(results: readonly Result[]): string {
   const rows = results.map((r) => [
     r.id,
     r.label,
-    formatValue(r.value, r.unit),
-    `${formatValue(r.baseline, r.unit)} (${r.baselineLabel})`,
     formatRatio(ratio(r.value, r.baseline)),
     r.better === "lower" ? "lower" : "higher",
+    formatValue(r.value, r.unit),
+    `${formatValue(r.baseline, r.unit)} (${r.baselineLabel})`,
     r.note ?? "",
   ]);
   const widths = HEADER.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
