@@ -1,5 +1,5 @@
 // Files of the panescope package, found from wherever this module runs: src/ (tsx, the tests),
-// dist/ (tsc's output, the library) or a chunk of the bundled CLI (dist/chunks/, scripts/bundle-cli.mjs).
+// dist/ (tsc's output, the library) or a face of the bundled CLI (dist/faces/, scripts/bundle-cli.mjs).
 // A path relative to import.meta.url means something else in each; the package's root does not.
 import { fs, path, url } from "./builtins.js";
 

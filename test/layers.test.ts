@@ -11,7 +11,7 @@ function layerOf(file: string): { name: string; rank: number } {
   const rel = relative(SRC, file);
   const top = rel.includes("/") ? rel.slice(0, rel.indexOf("/")) : rel;
   // builtins.ts: Node's own modules without their ES module facades (for the CLI's start-up path).
-  // package-files.ts: where the package's files are, from src/, dist/ or a chunk of the bundled CLI.
+  // package-files.ts: where the package's files are, from src/, dist/ or a face of the bundled CLI.
   if (top === "errors.ts" || top === "version.ts" || top === "builtins.ts" || top === "package-files.ts") return { name: "base", rank: 0 };
   if (top === "tmux") return { name: "tmux", rank: 1 };
   if (top === "observe") return { name: "observe", rank: 1 };

@@ -1,7 +1,6 @@
 // The shell commands from argv to exit status: parse (the shell commands' own option model), then
-// one call through the daemon. cli.ts's fast path for `panescope read|wait|send|list|open|close`;
-// `npm run build` bundles this module and what it imports into dist/shell.bundle.js
-// (scripts/bundle-shell.mjs), which cli.ts loads instead of these modules when it exists.
+// one call through the daemon. cli.ts's fast path for `panescope read|wait|send|list|open|close|shot`;
+// built, it is one file with what it imports, dist/faces/shell-entry.js (scripts/bundle-cli.mjs).
 import { isPanescopeError } from "../errors.js";
 import { parseShellCommand, type ShellParsed } from "../options/shell.js";
 import type { ShellCommandName } from "../options/shell-words.js";
