@@ -23,21 +23,35 @@ export interface PresenceOptions {
   now?: () => number;
 }
 
+/**
+ * The presences whose waits are considered, on one ticker for all: a ticker per pane woke a process
+ * holding 500 quiet panes a thousand times a second for nothing (0.7% of a core; docs/benchmarks.md,
+ * figure 14b).
+ */
+const ticking = new Set<Presence>();
+let ticker: ReturnType<typeof setInterval> | undefined;
+
+function tick(): void {
+  for (const presence of ticking) presence.tick();
+}
+
 export class Presence {
   /** When the pane was last known to be there: a look, or the watch's own capture (its start). */
   private last: number;
   private heardSince = false;
   private looking: Promise<boolean> | undefined;
-  private readonly ticker: ReturnType<typeof setInterval>;
   private readonly now: () => number;
 
   constructor(private readonly options: PresenceOptions) {
     this.now = options.now ?? (() => performance.now());
     this.last = this.now();
-    this.ticker = setInterval(() => {
-      if (options.waiting()) void this.check();
-    }, TICK_MS);
-    this.ticker.unref();
+    ticking.add(this);
+    ticker ??= setInterval(tick, TICK_MS).unref();
+  }
+
+  /** The shared ticker's turn: looks (rate-limited by check) while a reader waits. */
+  tick(): void {
+    if (this.options.waiting()) void this.check();
   }
 
   /** The pane printed, so it is in the session. Cheap: called for every output chunk. */
@@ -70,6 +84,9 @@ export class Presence {
   }
 
   dispose(): void {
-    clearInterval(this.ticker);
+    ticking.delete(this);
+    if (ticking.size > 0) return;
+    clearInterval(ticker);
+    ticker = undefined;
   }
 }

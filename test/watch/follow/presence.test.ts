@@ -85,4 +85,15 @@ describe("presence", () => {
     await vi.advanceTimersByTimeAsync(10 * PRESENCE_INTERVAL_MS);
     expect(looks()).toBe(before);
   });
+
+  it("holds one timer however many panes are watched, and none once every watch is gone", async () => {
+    const timers = vi.getTimerCount();
+    const many = Array.from({ length: 50 }, (_, i) => presence(async () => true, i === 7));
+    expect(vi.getTimerCount()).toBe(timers + 1);
+    // The shared ticker still looks for the one pane a reader waits on, and only for it.
+    await vi.advanceTimersByTimeAsync(3 * PRESENCE_INTERVAL_MS);
+    expect(many.map((m) => m.looks() > 0)).toEqual(many.map((_, i) => i === 7));
+    for (const p of made.splice(0)) p.dispose();
+    expect(vi.getTimerCount()).toBe(timers);
+  });
 });
