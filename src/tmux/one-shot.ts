@@ -13,6 +13,11 @@ export interface OneShotOptions {
   env?: Record<string, string>;
 }
 
+/** The client process's exit, heard before its pipes closed. */
+class Exited {
+  constructor(readonly exitCode: number | null) {}
+}
+
 export interface OneShotResult {
   failed: boolean;
   stdout: string;
@@ -31,6 +36,9 @@ export interface OneShotResult {
  * server once it goes on. A killed client may leave its stdout open: tmux 3.2a–3.7c pass the
  * client's stdio to the server in the socket, and a stopped server holds them there until it
  * runs again. So a killed run answers when the process has exited, not when its pipes close.
+ * So does a run that ended by itself, once what it wrote is read: tmux holds a client's stdio (the
+ * fds it sent in MSG_IDENTIFY_STDOUT) until it has noticed the client is gone, and an answer must not
+ * wait for tmux's bookkeeping.
  */
 export async function runOneShot(file: string, args: readonly string[], options: OneShotOptions): Promise<OneShotResult> {
   if (options.signal?.aborted === true) return { failed: true, stdout: "", stderr: "", timedOut: false, isCanceled: true };
@@ -51,9 +59,14 @@ export async function runOneShot(file: string, args: readonly string[], options:
   let exited = false;
   let giveUp!: () => void;
   const gaveUp = new Promise<undefined>((resolve) => (giveUp = () => resolve(undefined)));
-  sub.once("exit", () => {
+  let drained!: (exit: Exited) => void;
+  const ended = new Promise<Exited>((resolve) => (drained = resolve));
+  sub.once("exit", (exitCode: number | null) => {
     exited = true;
     if (stopped !== undefined) giveUp();
+    // Everything the client wrote is in its pipes now: one poll of the event loop after this turn
+    // reads it (the exit can be heard before the pipes are), then the answer needs no more.
+    else setImmediate(() => setImmediate(() => drained(new Exited(exitCode))));
   });
   const stop = (why: "timeout" | "aborted"): void => {
     if (stopped !== undefined) return;
@@ -67,13 +80,24 @@ export async function runOneShot(file: string, args: readonly string[], options:
   const onAbort = (): void => stop("aborted");
   options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const result = await Promise.race([sub, gaveUp]);
+    const result = await Promise.race([sub, gaveUp, ended]);
     const flags = { timedOut: stopped === "timeout", isCanceled: stopped === "aborted" };
-    if (result === undefined) {
+    if (result === undefined || result instanceof Exited) {
       sub.stdout?.destroy();
       sub.stderr?.destroy();
       void sub.catch(() => undefined);
-      return { failed: true, stdout: "", stderr: "", ...flags };
+    }
+    if (result === undefined) return { failed: true, stdout: "", stderr: "", ...flags };
+    if (result instanceof Exited) {
+      const exitCode = result.exitCode ?? undefined;
+      return {
+        failed: exitCode !== 0,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        ...(exitCode === undefined ? {} : { exitCode }),
+        timedOut: false,
+        isCanceled: false,
+      };
     }
     return {
       failed: result.failed,
