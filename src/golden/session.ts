@@ -64,9 +64,14 @@ export class PaneSession {
     return this.server.socketName ?? "";
   }
 
-  /** True once the program exited (the wrapper signalled it). */
+  /**
+   * True once the program exited: the wrapper signalled it, or the pane is dead (where the wrapper
+   * ends with the program, 3.3+). Two witnesses: under load on tmux 3.4 the signal's `wait-for`
+   * client once ended without its exit ever reaching us (a zombie that a SIGCHLD sent by hand did
+   * not reap, its stdout still held by tmux), while the pane read dead at once.
+   */
   get dead(): boolean {
-    return this.deadFlag;
+    return this.deadFlag || this.observer.closed;
   }
 
   static async start(options: PaneSessionOptions): Promise<PaneSession> {
@@ -152,7 +157,7 @@ export class PaneSession {
     for (;;) {
       const lines = await this.lines();
       if (screenMatches(lines, match)) return;
-      if (this.deadFlag) {
+      if (this.dead) {
         await this.waitQuiet(50, 2000).catch(() => undefined); // bytes in transit at exit
         const final = await this.lines();
         if (screenMatches(final, match)) return;
@@ -223,21 +228,17 @@ export class PaneSession {
   async exitStatus(): Promise<ExitStatus> {
     const f = await this.server.display(this.paneId, new TmuxFormat({ dead: "pane_dead", code: "@panescope_status" }));
     const code = f?.code;
-    return { dead: f?.dead === "1" || this.deadFlag, ...(code === undefined || code === "" ? {} : { code: Number(code) }) };
+    return { dead: f?.dead === "1" || this.dead, ...(code === undefined || code === "" ? {} : { code: Number(code) }) };
   }
 
-  /** Waits (on the wrapper's signal) for the program to exit; returns its status. */
+  /** Waits (on the wrapper's signal or the pane's death) for the program to exit; returns its status. */
   async waitExit(timeoutMs: number): Promise<ExitStatus> {
-    if (!this.deadFlag) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs);
-        this.deathListeners.add(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+    const deadline = Date.now() + timeoutMs;
+    while (!this.dead) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new PanescopeError("timeout", `the program did not exit within ${timeoutMs} ms; the screen:\n${frameScreen(await this.lines())}`);
+      await this.nextChange(left);
     }
-    if (!this.deadFlag) throw new PanescopeError("timeout", `the program did not exit within ${timeoutMs} ms; the screen:\n${frameScreen(await this.lines())}`);
     await this.waitQuiet(50, 2000).catch(() => undefined);
     return this.exitStatus();
   }
@@ -264,7 +265,7 @@ export class PaneSession {
   }
 
   private requireAlive(what: string): void {
-    if (this.deadFlag) throw new PanescopeError("golden", `cannot ${what}: the program has exited (add "expect exit N" if that is intended)`);
+    if (this.dead) throw new PanescopeError("golden", `cannot ${what}: the program has exited (add "expect exit N" if that is intended)`);
   }
 
   private async lines(): Promise<string[]> {
