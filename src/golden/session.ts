@@ -79,7 +79,9 @@ export class PaneSession {
     const { server, paneId, windowId } = launched;
     let hub: Hub | undefined;
     try {
-      hub = new Hub({ server, key: randomBytes(32) });
+      // Never idle-evicted: the session reads its observer directly, not through the hub's reads
+      // that keep a watch alive, and owns the pane (and the server) for its whole life.
+      hub = new Hub({ server, key: randomBytes(32), idleMs: Infinity });
       const observer = await hub.observer(paneId);
       const session = new PaneSession(server, hub, paneId, windowId, observer, launched);
       session.cursor = (await observer.read()).cursor;

@@ -183,7 +183,7 @@ export class PaneWatch implements Watch {
   }
 
   get inUse(): boolean {
-    return (this.observerRef?.waiting ?? 0) > 0 || this.follower?.busy === true;
+    return (this.observerRef?.waiting ?? 0) > 0 || this.observerRef?.tapped === true || this.follower?.busy === true;
   }
 
   get auditStats(): Readonly<AuditStats> {

@@ -24,7 +24,7 @@ export interface Watch {
   lastUsed: number;
   /** tmux reported another process in the pane: this watch's reads are over (revalidate replaces it). */
   readonly respawned: boolean;
-  /** Someone waits on the pane, or it is being followed: not to be retired now. */
+  /** Someone waits on the pane, records it (a tap), or it is being followed: not to be retired now. */
   readonly inUse: boolean;
   /** The replica audit's counts; undefined where there is no audit (polling repaints every time). */
   readonly auditStats: Readonly<AuditStats> | undefined;

@@ -98,6 +98,11 @@ export class PaneObserver {
     return this.wakeup.size;
   }
 
+  /** Whether a recorder listens to this pane (tap). */
+  get tapped(): boolean {
+    return this.taps.size > 0;
+  }
+
   /** How the pane's program ended, once closed and known. */
   get exitInfo(): PaneExit | undefined {
     return this.closedFlag ? this.exit : undefined;

@@ -32,6 +32,11 @@ export interface PaneTap {
 export class Taps {
   private readonly taps = new Set<PaneTap>();
 
+  /** Taps listening now (a recorded pane is in use: the hub does not retire it). */
+  get size(): number {
+    return this.taps.size;
+  }
+
   add(tap: PaneTap): () => void {
     this.taps.add(tap);
     return () => void this.taps.delete(tap);

@@ -77,7 +77,7 @@ export class PollWatch implements Watch {
   }
 
   get inUse(): boolean {
-    return this.observer.waiting > 0;
+    return this.observer.waiting > 0 || this.observer.tapped;
   }
 
   /** Hands over to a stream once control mode works again; else polls once (a new process: replace). */

@@ -187,6 +187,22 @@ describe("Hub", () => {
     expect(next).toMatchObject({ first: false, missed: false });
   });
 
+  it("a pane being recorded (its observer tapped) is not retired over the cap: the next least recently read one is", async () => {
+    const test = await startServer({ cols: 80, rows: 24, command: "sh" });
+    await test.run(["split-window", "-t", test.session, "sh"]);
+    await test.run(["split-window", "-t", test.session, "sh"]);
+    const [recorded = "", other = "", read = ""] = await test.run(["list-panes", "-t", test.session, "-F", "#{pane_id}"]);
+    const hub = hubFor(test, { maxPanes: 2 });
+    const tapped = await hub.observer(recorded);
+    const untap = tapped.tap({});
+    const untapped = await hub.observer(other);
+    // A third pane: over the cap of two, the least recently read pane not in use is retired.
+    await hub.capture({ paneId: read });
+    expect(tapped.closed).toBe(false);
+    expect(untapped.closed).toBe(true);
+    untap();
+  });
+
   it("an unknown pane is an error that says how to find panes", async () => {
     const test = await startServer();
     const hub = hubFor(test);
