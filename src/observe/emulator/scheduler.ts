@@ -197,6 +197,15 @@ export class WriteScheduler {
    */
   private skipFlood(): number {
     if (this.consumed < this.noSkipBefore) return 0;
+    // A skip starts at the head, so a head that is not plain text rules one out until it is parsed.
+    // Asked first: a TUI's stream, never plain, offered each slice a walk that failed at its first
+    // byte (≈13% of its ingest CPU went to setting up those plans).
+    const head = this.queue[this.head] as Pending;
+    head.plain ??= typeof head.data !== "string" && looksPlain(head.data);
+    if (!head.plain) {
+      this.noSkipBefore = this.consumed + head.data.length;
+      return 0;
+    }
     const pieces: Uint8Array[] = [];
     let scanned = 0;
     for (let i = this.head; i < this.queue.length && scanned < SKIP_SCAN_BYTES; i++) {
@@ -209,8 +218,9 @@ export class WriteScheduler {
     const result = this.target.skipFlood(pieces);
     if (result === undefined) return 0;
     if (!result.skipped) {
-      // Walked in vain (LF without CR never returns to column 0, say): not again over these bytes.
-      this.noSkipBefore = this.consumed + pieces.slice(0, result.pieces).reduce((sum, piece) => sum + piece.length, 0);
+      // Walked in vain (LF without CR never returns to column 0, say): not again over these bytes,
+      // nor over the piece the walk stopped in (it is not plain text: no skip can start before its end).
+      this.noSkipBefore = this.consumed + pieces.slice(0, result.pieces + 1).reduce((sum, piece) => sum + piece.length, 0);
       return 0;
     }
     let covered = 0;

@@ -1,6 +1,6 @@
 // The write scheduler through its seam (a fake terminal): writes are parsed in order with their
 // callbacks right after, a flood skip's covered writes still run theirs, and a skip walked in vain
-// is not tried again over the same bytes.
+// is not tried again over the same bytes, nor offered at all while the next write is not plain text.
 import { describe, expect, it } from "vitest";
 import { WriteScheduler, type ParseTarget } from "../../../src/observe/emulator/scheduler.js";
 
@@ -24,6 +24,12 @@ class FakeTerminal implements ParseTarget {
 /** A write of plain text lines, `bytes` long, each line naming the write. */
 function chunk(name: string, bytes: number): Uint8Array {
   return new TextEncoder().encode(`${name}\r\n`.repeat(bytes / (name.length + 2)));
+}
+
+/** A write that is not plain text (SGR around each line), `bytes` long. */
+function styled(name: string, bytes: number): Uint8Array {
+  const line = `\x1b[1m${name}\x1b[0m\r\n`;
+  return new TextEncoder().encode(line.repeat(bytes / line.length));
 }
 
 /** Queues `chunks` (nobody waiting), then parses all of it now, as a read that catches up does. */
@@ -61,5 +67,22 @@ describe("the write scheduler", () => {
     expect(terminal.offered).toEqual([3]);
     expect(terminal.parsed.map((text) => text.slice(0, text.indexOf("\r")))).toEqual(["one", "two", "three"]);
     expect(applied).toEqual([0, 1, 2]);
+  });
+
+  it("offers no skip while the next write is not plain text: one starts there only after it", () => {
+    const terminal = new FakeTerminal((pieces) => ({ skipped: false, pieces: pieces.length }));
+    const applied: number[] = [];
+    catchUp(terminal, [styled("one", 5000), styled("two", 5000), chunk("three", 5000), chunk("four", 5000)], applied);
+    expect(terminal.offered).toEqual([2]);
+    expect(applied).toEqual([0, 1, 2, 3]);
+  });
+
+  it("does not offer the bytes up to the end of the write a walk stopped in again", () => {
+    // The walk crossed the first write and stopped inside the second (not plain text after all).
+    const terminal = new FakeTerminal(() => ({ skipped: false, pieces: 1 }));
+    const applied: number[] = [];
+    catchUp(terminal, [chunk("one", 5000), chunk("two", 5000), chunk("three", 5000)], applied);
+    expect(terminal.offered).toEqual([3]);
+    expect(terminal.parsed.map((text) => text.slice(0, text.indexOf("\r")))).toEqual(["one", "two", "three"]);
   });
 });
