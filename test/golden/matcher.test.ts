@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { goldenMatchers, suiteOf, type GoldenMatchers } from "../../src/golden/matcher.js";
 import type { ScreenSnapshot } from "../../src/observe/emulator/snapshot.js";
+import { counters, forgetGoldens } from "../support/golden-counts.js";
 
 declare module "vitest" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
@@ -18,14 +19,6 @@ const dir = await mkdtemp(join(tmpdir(), "panescope-matcher-"));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const screen = (text: string): ScreenSnapshot => ({ cols: 8, rows: 1, cursorX: 0, cursorY: 0, cursorVisible: false, alternate: false, lines: [text], styles: [] });
-type Counters = Record<"added" | "unmatched" | "matched", { total(): number; delete(key: string): boolean }>;
-const counters = (): Counters => (expect.getState() as unknown as { snapshotState: Counters }).snapshotState;
-/** This file's goldens are temporary: take them out of vitest's summary once checked. */
-const forget = (): void => {
-  const key = `panescope ${expect.getState().currentTestName ?? ""}`;
-  for (const what of ["added", "unmatched", "matched"] as const) counters()[what].delete(key);
-};
-
 describe("toMatchGolden", () => {
   it("writes a missing golden, then passes the same screen and fails another with the diff", async () => {
     const added = counters().added.total();
@@ -36,7 +29,7 @@ describe("toMatchGolden", () => {
     const unmatched = counters().unmatched.total();
     await expect(expect(screen("MENU")).toMatchGolden("first", { dir, suite: "menu", ci: false, update: false })).rejects.toThrow(/-│menu {4}│\n\+│MENU {4}│/);
     expect(counters().unmatched.total()).toBe(unmatched + 1);
-    forget();
+    forgetGoldens();
   });
 
   it("adds a failing golden to the report folder, one page for every failure, and names the page in the message", async () => {
@@ -46,7 +39,7 @@ describe("toMatchGolden", () => {
     await expect(screen("two")).toMatchGolden("b", options);
     await expect(expect(screen("ONE")).toMatchGolden("a", options)).rejects.toThrow(`report: ${join(report, "index.html")}`);
     await expect(expect(screen("TWO")).toMatchGolden("b", options)).rejects.toThrow(/report: /);
-    forget();
+    forgetGoldens();
     const page = await readFile(join(report, "index.html"), "utf8");
     expect(page.match(/<section class="item fail"/g)).toHaveLength(2);
     expect(page).toContain("matcher.test.ts › toMatchGolden &gt; adds a failing golden");

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect } from "vitest";
+import { forgetGoldens } from "../../support/golden-counts.js";
 
 const goldens = await mkdtemp(join(tmpdir(), "panescope-docs-vitest-"));
 afterAll(() => rm(goldens, { recursive: true, force: true }));
@@ -38,6 +39,7 @@ it("the example pinned the masked screen in a golden", async () => {
   const golden = await readFile(join(goldens, "greet/greeting.golden"), "utf8");
   expect(golden).toContain("│took <ms>                               │");
   expect(golden).toContain("│$ echo hello; echo took <ms>            │");
+  forgetGoldens("greets");
 });
 
 it("the example above is the page's, word for word but for the import path and the golden folder", async () => {

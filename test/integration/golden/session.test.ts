@@ -8,6 +8,7 @@ import { expectGolden } from "../../../src/golden/expect.js";
 import { runTape } from "../../../src/golden/run.js";
 import { startPaneSession, type PaneSession } from "../../../src/golden/session.js";
 import { parseTape } from "../../../src/golden/tape.js";
+import { forgetGoldens } from "../../support/golden-counts.js";
 import { leftoverSockets, tapeDir } from "../../support/golden-tapes.js";
 
 const dirs: string[] = [];
@@ -95,6 +96,7 @@ describe("expectGolden", () => {
       expect((error as Error).message).toContain("+│changed                       │");
       await expect(expectGolden(s, "other", { ...options, ci: true })).rejects.toThrow(/missing and CI never writes/);
     });
+    forgetGoldens();
   });
 });
 
