@@ -1,7 +1,8 @@
 // `panescope daemon`: the shared observer of one tmux server. Started detached by the CLI (or
 // `mcp --shared`) on first use; listens on a unix socket in a 0700 directory of ours; prints one
-// ready line on stdout once it listens; exits after a quiet period with no clients, on SIGTERM,
-// or at once when another daemon already answers on its socket (two racing starts make one).
+// ready line on stdout once it listens; exits after a quiet period with no clients, once its tmux
+// server is gone and no client is left, on SIGTERM, or at once when another daemon already answers
+// on its socket (two racing starts make one).
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { lstatSync, unlinkSync } from "node:fs";
 import type { DaemonOptions } from "../options/shell.js";
@@ -14,17 +15,25 @@ import { ReaderCursors } from "./readers.js";
 
 const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
 
-/** True when a daemon answers on the socket (a connection is accepted). */
-function answers(path: string): Promise<boolean> {
+/**
+ * Whether a process answers on a unix socket: "answers" (a connection is accepted), "absent" (no
+ * file, or nobody listens: a killed server leaves its socket file behind), else "unknown". A tmux
+ * server takes the connection as a client that never identifies itself and drops it when it
+ * closes (server-client.c: only an attached client's end is announced).
+ */
+function probe(path: string): Promise<"answers" | "absent" | "unknown"> {
   return new Promise((resolve) => {
     const socket = createConnection({ path });
     socket.once("connect", () => {
       socket.destroy();
-      resolve(true);
+      resolve("answers");
     });
-    socket.once("error", () => resolve(false));
+    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ENOENT" || error.code === "ECONNREFUSED" ? "absent" : "unknown"));
   });
 }
+
+/** How often a daemon with no client looks for its tmux server (and exits once it is gone). */
+const SERVER_CHECK_MS = 5_000;
 
 /** Binds the socket 0600 (umask), taking over a dead daemon's file; false when a live one holds it. */
 async function bind(listener: Server, paths: DaemonPaths): Promise<boolean> {
@@ -41,7 +50,7 @@ async function bind(listener: Server, paths: DaemonPaths): Promise<boolean> {
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
-      if (await answers(paths.socket)) return false;
+      if ((await probe(paths.socket)) === "answers") return false;
       unlinkSync(paths.socket);
     } finally {
       process.umask(umask);
@@ -58,6 +67,7 @@ export async function main(options: DaemonOptions): Promise<number> {
   const sockets = new Set<Socket>();
   const startedAt = Date.now();
   let idle: NodeJS.Timeout | undefined;
+  let serverCheck: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
   const listener = createServer({ allowHalfOpen: true });
   const ownSocket = (): string | undefined => {
@@ -74,6 +84,7 @@ export async function main(options: DaemonOptions): Promise<number> {
     stopping ??= (async () => {
       log(`stopping: ${why}`);
       clearTimeout(idle);
+      clearInterval(serverCheck);
       // Only our own socket file: a daemon started after us may have bound the path again.
       if (bound.id !== undefined && ownSocket() === bound.id) unlinkSync(paths.socket);
       listener.close();
@@ -85,6 +96,23 @@ export async function main(options: DaemonOptions): Promise<number> {
   const armIdle = (): void => {
     clearTimeout(idle);
     if (sockets.size === 0 && options.idleMs > 0) idle = setTimeout(() => void stop(`no client for ${options.idleMs} ms`), options.idleMs);
+  };
+  /**
+   * With no client left, a daemon whose tmux server is gone has nothing to watch: it exits rather
+   * than hold its memory until the idle exit (a test suite's private servers each left one). Looked
+   * at when the last client leaves, then every SERVER_CHECK_MS; never before a first client (a
+   * command may be about to start the server through it). A later command starts a new daemon.
+   */
+  const checkServer = async (): Promise<void> => {
+    if (sockets.size > 0 || stopping) return;
+    const server = await probe(paths.tmuxSocket);
+    if (server === "absent" && sockets.size === 0) void stop(`the tmux server (${paths.tmuxSocket}) is gone and no client is left`);
+  };
+  const lastClientLeft = (): void => {
+    armIdle();
+    clearInterval(serverCheck);
+    serverCheck = setInterval(() => void checkServer(), SERVER_CHECK_MS).unref();
+    void checkServer();
   };
   const host = {
     readers,
@@ -104,9 +132,10 @@ export async function main(options: DaemonOptions): Promise<number> {
     }
     sockets.add(socket);
     clearTimeout(idle);
+    clearInterval(serverCheck);
     socket.on("close", () => {
       sockets.delete(socket);
-      armIdle();
+      if (sockets.size === 0) lastClientLeft();
     });
     acceptConnection(socket, host);
   });

@@ -59,8 +59,10 @@ export class PaneCursors {
   /** Why a genuine cursor cannot be continued from what is `held`, if it cannot. */
   discontinuity(fields: CursorFields, held: Held, predecessor: MissedReason | undefined): MissedReason | undefined {
     const issuer = this.issuer;
-    if (!sameBytes(fields.instance, issuer.instance)) return "restarted";
+    // The server first: when both restarted (a daemon exits once its server is gone), that every
+    // pane is new is what the reader must hear; the same pane id may now name another program.
     if (fields.server !== issuer.server) return "server-restarted";
+    if (!sameBytes(fields.instance, issuer.instance)) return "restarted";
     if (fields.panePid !== this.identity.panePid) return "respawned";
     if (fields.offset < held.base || fields.offset > held.applied || fields.seq > held.seq) return predecessor ?? "evicted";
     return undefined;

@@ -111,14 +111,17 @@ describe("the daemon's faults", () => {
     expect((await place.run(["list"])).exitCode).toBe(0);
   });
 
-  it("the tmux server killed: a read says the pane closed, and after a new server on the same socket the reader's cursor answers missed: server-restarted", async () => {
+  it("the tmux server killed: a read says the pane closed, the daemon exits, and after a new server on the same socket the reader's cursor answers missed: server-restarted", async () => {
     const { tmux, place } = await setUp();
     expect((await place.run(["read", "%0", "--as", "k"])).exitCode).toBe(0);
+    const [first] = place.daemons();
     await tmux.run(["kill-server"]).catch(() => undefined);
     const failed = await place.run(["read", "%0", "--as", "k"]);
     // The pane went with its server: the reader is told it closed (exit status 3).
     expect(failed.exitCode, failed.stdout + failed.stderr).toBe(3);
     expect(failed.stdout).toContain("closed");
+    // Its last client gone with its server, the daemon exits; the next command starts another.
+    if (first !== undefined) await gone(first);
     await tmux.run(["-f", "/dev/null", "new-session", "-d", "-s", "again", "-x", "60", "-y", "10", "sh"]);
     const after = await place.run(["read", "%0", "--as", "k", "--json"]);
     expect(after.exitCode, after.stderr).toBe(0);

@@ -1,7 +1,8 @@
 // The hello handshake and the daemon's lifetime: a daemon of another protocol is restarted when the
 // caller is its only client and named (with what to do) when it is not; a read-only call rides
 // with the hello but only a welcome of our protocol lets its answer through; a daemon with no
-// client for its quiet period exits and removes its socket.
+// client for its quiet period exits and removes its socket, and so does one whose tmux server is
+// gone once its last client leaves.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa, type ResultPromise } from "execa";
@@ -119,5 +120,24 @@ describe("the daemon's lifetime", () => {
     if (pid !== undefined) await gone(pid);
     expect(place.daemons()).toEqual([]);
     expect(existsSync(daemonPaths({ socketName: tmux.name }, { ...process.env, ...place.env }).socket)).toBe(false);
+  });
+
+  it("exits once its tmux server is gone and its last client has left, says why in its log, and removes its socket", async () => {
+    tmux = await startServer({ command: "sh" });
+    place = shellPlace(tmux.name);
+    // The default quiet period (15 minutes): only the server's end can make it exit within the test.
+    const read = await place.run(["read", "%0"]);
+    expect(read.exitCode, read.stderr).toBe(0);
+    const [pid] = place.daemons();
+    expect(pid).toBeDefined();
+    await tmux.run(["kill-server"]).catch(() => undefined);
+    // A command against the dead server: it fails, and its leaving is the daemon's last client leaving.
+    const list = await place.run(["list"]);
+    expect(list.exitCode).toBe(4);
+    // Every daemon of this server (one, unless its periodic look ended it before the command came).
+    for (const daemon of [pid ?? 0, ...place.daemons()]) await gone(daemon);
+    const paths = daemonPaths({ socketName: tmux.name }, { ...process.env, ...place.env });
+    expect(readFileSync(paths.log, "utf8")).toContain("is gone and no client is left");
+    expect(existsSync(paths.socket)).toBe(false);
   });
 });

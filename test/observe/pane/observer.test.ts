@@ -93,6 +93,11 @@ describe("PaneObserver", () => {
     expect((await observer({ identity: { ...identity, panePid: 1 } }).read(old.cursor)).reason).toBe("respawned");
   });
 
+  it("a cursor from before both panescope and the server restarted is named server-restarted: every pane is new", async () => {
+    const old = await observer({ identity: { ...identity, instance: randomBytes(8) } }).read();
+    expect((await observer({ identity: { ...identity, serverStart: 1 } }).read(old.cursor)).reason).toBe("server-restarted");
+  });
+
   it("a cursor from before an observer was re-created is answered as evicted", async () => {
     const before = observer();
     before.ingest(bytes("abc"));
