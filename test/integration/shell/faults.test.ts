@@ -6,6 +6,7 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, rm
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { HELLO, PROTOCOL } from "../../../src/shell/protocol.js";
 import { startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 import { gone, shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
 
@@ -111,16 +112,24 @@ describe("the daemon's faults", () => {
     expect((await place.run(["list"])).exitCode).toBe(0);
   });
 
-  it("the tmux server killed: a read says the pane closed, the daemon exits, and after a new server on the same socket the reader's cursor answers missed: server-restarted", async () => {
+  it("the tmux server killed: a read says the pane closed while the daemon has another client; once none is left it exits, and after a new server on the same socket the reader's cursor answers missed: server-restarted", async () => {
     const { tmux, place } = await setUp();
     expect((await place.run(["read", "%0", "--as", "k"])).exitCode).toBe(0);
     const [first] = place.daemons();
+    // Another client, welcomed (so the daemon counts it), stays connected across the kill: a daemon
+    // with no client left would find its server gone and exit (its look every 5 s could come first).
+    const other = connect({ path: socketIn(join(place.runtime, "panescope")) });
+    other.setEncoding("utf8");
+    const welcomed = new Promise<string>((resolve) => other.once("data", resolve));
+    other.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: HELLO, params: { protocol: PROTOCOL, version: "test" } })}\n`);
+    expect(await welcomed).toContain('"clients":');
     await tmux.run(["kill-server"]).catch(() => undefined);
     const failed = await place.run(["read", "%0", "--as", "k"]);
     // The pane went with its server: the reader is told it closed (exit status 3).
     expect(failed.exitCode, failed.stdout + failed.stderr).toBe(3);
     expect(failed.stdout).toContain("closed");
-    // Its last client gone with its server, the daemon exits; the next command starts another.
+    // Its last client gone, with its server, the daemon exits; the next command starts another.
+    other.destroy();
     if (first !== undefined) await gone(first);
     await tmux.run(["-f", "/dev/null", "new-session", "-d", "-s", "again", "-x", "60", "-y", "10", "sh"]);
     const after = await place.run(["read", "%0", "--as", "k", "--json"]);
