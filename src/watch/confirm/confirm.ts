@@ -11,6 +11,12 @@ import type { Asker, PaneLife, QuietClient } from "./quiet-client.js";
 
 /** Least time between two looks at /proc while output keeps coming (a look: 25 µs warm, 160 after idle). */
 const LOOK_INTERVAL_MS = 2;
+/**
+ * Most time between two looks while a flood goes on that no reader waits for: the looks drift
+ * apart to it, doubling. A look every 2 ms was a fifth of a `seq` flood's CPU (figure 1a′: 15–17
+ * → 13 ms per MB; docs/benchmarks.md); a reader waiting on the pane keeps the interval at the least.
+ */
+const LOOK_INTERVAL_MAX_MS = 16;
 
 /** Says, without asking tmux, whether the pane still runs the watched process (PaneProcess). */
 export interface Witness {
@@ -30,6 +36,8 @@ export interface ConfirmTarget {
    * it, so it covers all received. Resolves when it has been answered (via `settle`) or given up.
    */
   askHere(): Promise<void>;
+  /** A reader waits for the pane's news now: its output is confirmed at the least interval. */
+  awaited(): boolean;
   /** Confirmed output, in order. */
   deliver(data: Uint8Array): void;
   /** Another process runs in the pane. */
@@ -46,6 +54,9 @@ export class Confirmer implements Asker {
   private witness: Witness | undefined;
   private looking = false;
   private lastLook = -Infinity;
+  /** Looks in a row asked for within two intervals of the one before (at most 4), and the interval now. */
+  private repeats = 0;
+  private gap = LOOK_INTERVAL_MS;
   /** The pane ended: close once the output received before `at` is delivered. */
   private closing: { at: number; exit: PaneExit | undefined } | undefined;
   private stopped = false;
@@ -174,16 +185,29 @@ export class Confirmer implements Asker {
     if (this.stopped) return;
     if (this.witness) {
       // One look covers every %output before it: the first after a pause at once (a keystroke's
-      // echo), then at most one per LOOK_INTERVAL_MS while output keeps coming (a flood).
+      // echo), then at most one per interval while output keeps coming (a flood: see interval).
       if (!this.looking) {
         this.looking = true;
-        const wait = this.lastLook + LOOK_INTERVAL_MS - performance.now();
+        const now = performance.now();
+        const wait = this.lastLook + this.interval(now) - now;
         if (wait > 0) setTimeout(() => this.look(), wait);
         // A resolved promise, not queueMicrotask: that wraps each callback in an AsyncResource (≈10 µs).
         else void Promise.resolve().then(() => this.look());
       }
     } else if (this.quiet?.available) this.quiet.ask(this);
     else this.askElsewhere();
+  }
+
+  /**
+   * The interval before the next look: the least after a pause or while a reader waits; while
+   * output keeps coming with nobody waiting, 2, 4, 8, then 16 ms (the first look after a pause is
+   * at once and the next 2 ms later, as a keystroke's echo and the prompt after it need).
+   */
+  private interval(now: number): number {
+    this.repeats = now - this.lastLook < 2 * this.gap ? Math.min(this.repeats + 1, 4) : 0;
+    if (this.target.awaited()) this.repeats = Math.min(this.repeats, 1);
+    this.gap = Math.min(LOOK_INTERVAL_MS * 2 ** Math.max(0, this.repeats - 1), LOOK_INTERVAL_MAX_MS);
+    return this.gap;
   }
 
   /** The local look: covers what was received before it, as an ordered answer from tmux would. */

@@ -44,6 +44,7 @@ export class PaneLife {
         panePid: () => host.observer()?.identity.panePid,
         session: () => host.session(),
         askHere: async () => void (await this.check()),
+        awaited: () => (host.observer()?.waiting ?? 0) > 0,
         deliver: (data) => host.observer()?.ingest(data),
         respawned: () => this.markRespawned(),
         gone: () => host.displaced(),

@@ -17,6 +17,7 @@ function confirmerFor(panePid: number): { confirmer: Confirmer; delivered: strin
     paneId: "%4",
     panePid: () => panePid,
     session: () => "$0",
+    awaited: () => false,
     askHere: () => new Promise<void>(() => undefined),
     deliver: (data) => void delivered.push(Buffer.from(data).toString()),
     respawned: () => void events.push("respawned"),

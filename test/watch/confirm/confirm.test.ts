@@ -1,15 +1,17 @@
-// The confirmer: a reader can wait until the output received so far is confirmed, and a respawn
-// releases the wait without handing the new process's bytes to the old observer.
+// The confirmer: a reader can wait until the output received so far is confirmed, a respawn
+// releases the wait without handing the new process's bytes to the old observer, and the looks at
+// /proc drift apart during a flood nobody waits for.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Confirmer, type ConfirmTarget } from "../../../src/watch/confirm/confirm.js";
 
-function setup(): { confirmer: Confirmer; delivered: string[]; events: string[] } {
+function setup(awaited = (): boolean => false): { confirmer: Confirmer; delivered: string[]; events: string[] } {
   const delivered: string[] = [];
   const events: string[] = [];
   const target: ConfirmTarget = {
     paneId: "%1",
     panePid: () => 7,
     session: () => "$0",
+    awaited,
     // Answered by the test (settle), as the watching client's reply would be.
     askHere: () => (events.push("asked"), new Promise<void>(() => undefined)),
     deliver: (data) => void delivered.push(Buffer.from(data).toString()),
@@ -115,6 +117,41 @@ describe("Confirmer with a witness (/proc)", () => {
     confirmer.hold(Buffer.from("d"));
     await Promise.resolve();
     expect(delivered).toEqual(["a", "b", "c", "d"]);
+  });
+
+  /** A chunk of output every millisecond for `ms`; the times of the looks, from the flood's start. */
+  const flood = async (awaited: () => boolean, ms: number): Promise<{ looks: number[]; delivered: string[]; confirmer: Confirmer }> => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "performance"] });
+    const { confirmer, delivered } = setup(awaited);
+    const looks: number[] = [];
+    const start = performance.now();
+    confirmer.useWitness({ same: () => (looks.push(performance.now() - start), true), close: () => undefined });
+    for (let t = 0; t < ms; t++) {
+      confirmer.hold(Buffer.from(`${t};`));
+      await Promise.resolve(); // a look due now runs from a resolved promise
+      vi.advanceTimersByTime(1);
+    }
+    return { looks, delivered, confirmer };
+  };
+
+  it("during a flood nobody waits for, looks drift apart to 16 ms, and every chunk is delivered in order", async () => {
+    const { looks, delivered, confirmer } = await flood(() => false, 80);
+    const gaps = looks.slice(1).map((at, i) => at - (looks[i] as number));
+    expect(gaps.slice(0, 6)).toEqual([2, 4, 8, 16, 16, 16]);
+    expect(delivered.join("")).toBe(Array.from({ length: looks.at(-1) ?? 0 }, (_, t) => `${t};`).join(""));
+    // After a pause, the next output is looked at once again.
+    vi.advanceTimersByTime(100);
+    const count = looks.length;
+    confirmer.hold(Buffer.from("after"));
+    await Promise.resolve();
+    expect(looks).toHaveLength(count + 1);
+    expect(delivered.at(-1)).toBe("after");
+  });
+
+  it("while a reader waits on the pane, looks stay 2 ms apart", async () => {
+    const { looks } = await flood(() => true, 40);
+    const gaps = looks.slice(1).map((at, i) => at - (looks[i] as number));
+    expect(new Set(gaps)).toEqual(new Set([2]));
   });
 
   it("a stopped watch lets its witness go", () => {
