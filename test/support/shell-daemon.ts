@@ -37,6 +37,16 @@ function cmdline(pid: string): string[] {
   }
 }
 
+/** /proc/PID/stat says Z: it ended, and waits for its parent to reap it. */
+function zombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return true; // no /proc entry: gone
+  }
+}
+
 export function daemonsOf(tmuxSocket: string): number[] {
   return readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
@@ -48,7 +58,11 @@ export function daemonsOf(tmuxSocket: string): number[] {
     .map(Number);
 }
 
-/** Resolves once the process is gone (polls /proc: a pid that is not our child gives no exit event). */
+/**
+ * Resolves once the process is gone (polls: a pid that is not our child gives no exit event). A
+ * zombie counts as gone: a daemon's parent is whatever adopted it, which may reap it only a second
+ * later (this machine's pid 1 did), and each test paid that second.
+ */
 export async function gone(pid: number): Promise<void> {
   for (;;) {
     try {
@@ -56,6 +70,7 @@ export async function gone(pid: number): Promise<void> {
     } catch {
       return;
     }
+    if (zombie(pid)) return;
     await new Promise((r) => setTimeout(r, 10));
   }
 }
