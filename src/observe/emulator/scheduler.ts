@@ -197,24 +197,27 @@ export class WriteScheduler {
    */
   private skipFlood(): number {
     if (this.consumed < this.noSkipBefore) return 0;
-    // A skip starts at the head, so a head that is not plain text rules one out until it is parsed.
-    // Asked first: a TUI's stream, never plain, offered each slice a walk that failed at its first
-    // byte (≈13% of its ingest CPU went to setting up those plans).
-    const head = this.queue[this.head] as Pending;
-    head.plain ??= typeof head.data !== "string" && looksPlain(head.data);
-    if (!head.plain) {
-      this.noSkipBefore = this.consumed + head.data.length;
-      return 0;
-    }
+    // A skip starts at the head and covers whole writes of plain text, so only the writes that look
+    // plain from the head on are offered; fewer than SKIP_MIN_BYTES of them before one that does
+    // not rule a skip out until that one is parsed. A TUI's stream, never plain for long, offered
+    // each slice a plan that failed (≈13% of its ingest CPU went to setting those up).
     const pieces: Uint8Array[] = [];
     let scanned = 0;
     for (let i = this.head; i < this.queue.length && scanned < SKIP_SCAN_BYTES; i++) {
-      const data = (this.queue[i] as Pending).data;
+      const item = this.queue[i] as Pending;
+      const data = item.data;
       // An empty write marks a point in the stream (a resize, a flush): never run past it.
       if (typeof data === "string" || data.length === 0) break;
+      item.plain ??= looksPlain(data);
+      if (!item.plain) {
+        if (scanned >= SKIP_MIN_BYTES) break;
+        this.noSkipBefore = this.consumed + scanned + data.length;
+        return 0;
+      }
       pieces.push(data);
       scanned += data.length;
     }
+    if (scanned < SKIP_MIN_BYTES) return 0;
     const result = this.target.skipFlood(pieces);
     if (result === undefined) return 0;
     if (!result.skipped) {

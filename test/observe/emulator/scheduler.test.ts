@@ -77,6 +77,14 @@ describe("the write scheduler", () => {
     expect(applied).toEqual([0, 1, 2, 3]);
   });
 
+  it("offers no skip over a little plain text before a write that is not (a TUI's stream cut mid-row)", () => {
+    const terminal = new FakeTerminal((pieces) => ({ skipped: false, pieces: pieces.length }));
+    const applied: number[] = [];
+    catchUp(terminal, [chunk("a", 99), styled("one", 5000), styled("two", 5000), chunk("three", 5000), chunk("four", 5000)], applied);
+    expect(terminal.offered).toEqual([2]);
+    expect(applied).toEqual([0, 1, 2, 3, 4]);
+  });
+
   it("does not offer the bytes up to the end of the write a walk stopped in again", () => {
     // The walk crossed the first write and stopped inside the second (not plain text after all).
     const terminal = new FakeTerminal(() => ({ skipped: false, pieces: 1 }));
