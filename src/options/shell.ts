@@ -109,7 +109,7 @@ export const SHELL_SPECS: Readonly<Record<ShellCommandName | "daemon", Spec>> = 
     usage: "panescope daemon [-L NAME | -S PATH] [--tmux PATH] [--idle-ms MS]",
     summary: "The shared observer of one tmux server (the shell commands and `mcp --shared` start it when needed; you need not).",
     takes: ["idle-ms", ...SERVER, "help"],
-    notes: ["It listens in $XDG_RUNTIME_DIR/panescope/ (see docs/security.md)."],
+    notes: ["It listens in $XDG_RUNTIME_DIR/panescope/ (see docs/security.md).", "It exits once its tmux server is gone and no client is left."],
   },
 };
 
