@@ -5,6 +5,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa, type ResultPromise } from "execa";
+import { afterEach } from "vitest";
 import { socketFile } from "./tmux-fixture.js";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
@@ -27,6 +28,25 @@ export interface ShellPlace {
   daemons(): number[];
   /** Kills every daemon of this server (SIGKILL, by pid) and removes the temporary directories. */
   clean(): Promise<void>;
+}
+
+/**
+ * After each test of the file that failed, the logs of the daemons it talked to, on stderr: a
+ * daemon has no terminal, and its log (beside its socket) goes with the test's directories.
+ */
+export function daemonLogsOnFailure(place: () => ShellPlace | undefined): void {
+  afterEach(({ task }) => {
+    const runtime = place()?.runtime;
+    if (task.result?.state !== "fail" || runtime === undefined) return;
+    const dir = join(runtime, "panescope");
+    let logs: string[] = [];
+    try {
+      logs = readdirSync(dir).filter((file) => file.endsWith(".log"));
+    } catch {
+      return; // no daemon was started
+    }
+    for (const log of logs) process.stderr.write(`--- daemon log ${log} (${task.name}):\n${readFileSync(join(dir, log), "utf8")}\n`);
+  });
 }
 
 function cmdline(pid: string): string[] {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cellsOfSvg } from "../../support/svg-cells.js";
 import { startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
-import { shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
+import { daemonLogsOnFailure, shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
 
 let tmux: TestServer;
 let place: ShellPlace;
@@ -21,6 +21,8 @@ afterAll(async () => {
   await place.clean();
   await tmux.kill();
 });
+
+daemonLogsOnFailure(() => place);
 
 /** Types a line into %0 with tmux itself and waits (as another reader) until `shown` is on the screen. */
 async function print(line: string, shown: string): Promise<void> {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { HELLO, PROTOCOL } from "../../../src/shell/protocol.js";
 import { startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
-import { gone, shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
+import { daemonLogsOnFailure, gone, shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
 
 let tmux: TestServer | undefined;
 let place: ShellPlace | undefined;
@@ -19,6 +19,8 @@ afterEach(async () => {
   place = undefined;
   tmux = undefined;
 });
+// Registered after the clean-up: after-hooks run last first, so the logs are read before they go.
+daemonLogsOnFailure(() => place);
 
 async function setUp(): Promise<{ tmux: TestServer; place: ShellPlace }> {
   tmux = await startServer({ command: "sh", cols: 60, rows: 10 });

@@ -9,7 +9,7 @@ import { execa, type ResultPromise } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { daemonPaths } from "../../../src/shell/paths.js";
 import { startServer, type TestServer } from "../../support/tmux-fixture.js";
-import { gone, shellPlace, type Run, type ShellPlace } from "../../support/shell-daemon.js";
+import { daemonLogsOnFailure, gone, shellPlace, type Run, type ShellPlace } from "../../support/shell-daemon.js";
 
 let tmux: TestServer | undefined;
 let place: ShellPlace | undefined;
@@ -22,6 +22,8 @@ afterEach(async () => {
   await tmux?.kill();
   fake = tmux = place = undefined;
 });
+// Registered after the clean-up: after-hooks run last first, so the logs are read before they go.
+daemonLogsOnFailure(() => place);
 
 /**
  * Answers every hello with protocol 0 and the client count given (or, with clients "refuse", with
