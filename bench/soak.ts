@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { percentile, type Result } from "./lib/format.js";
 import { openReader } from "./lib/reader.js";
-import { startEcho } from "./lib/echo.js";
+import { startEcho, type Echo } from "./lib/echo.js";
 import { gated, serverName, startServer } from "./lib/tmux.js";
 
 const PANES = 20;
@@ -26,6 +26,12 @@ export async function soak(quick: boolean): Promise<Result[]> {
   const bench = await startServer({ name, command: gated(name, flooder(0)) });
   const reader = await openReader(bench);
   const echo = startEcho();
+  // Where a server's work sits decides what a read waits for (5d, 5e): each busy echo runs only
+  // while it is timed, so it takes no CPU from the flood otherwise.
+  const beside = startEcho("busy-worker");
+  const inTurns = startEcho("busy-turns");
+  beside.pause();
+  inTurns.pause();
   try {
     for (let i = 1; i < PANES; i++) await bench.run(["new-window", "-d", "-t", bench.session, gated(name, flooder(i))]);
     const panes = await bench.run(["list-panes", "-s", "-t", bench.session, "-F", "#{pane_id}"]);
@@ -54,21 +60,44 @@ export async function soak(quick: boolean): Promise<Result[]> {
     await bench.run(["wait-for", "-S", "go"]);
     const busy: number[] = [];
     const floor: number[] = [];
+    const besideFloor: number[] = [];
+    const inTurnsFloor: number[] = [];
+    const timeBusy = async (busyEcho: Echo, samples: number[]): Promise<void> => {
+      busyEcho.resume();
+      await sleep(5); // its busy thread takes the CPU again before the first ping
+      for (let i = 0; i < PANES; i++) samples.push(await busyEcho.ping());
+      busyEcho.pause();
+    };
     let maxRss = idleRss;
     const end = performance.now() + seconds * 1000;
     while (performance.now() < end) {
       await round(busy);
       // As many echo round trips as reads, in the same stretch of the flood.
       for (let i = 0; i < PANES; i++) floor.push(await echo.ping());
+      await timeBusy(beside, besideFloor);
+      await timeBusy(inTurns, inTurnsFloor);
       maxRss = Math.max(maxRss, reader.rss());
       await sleep(50); // an agent between reads; also lets RSS be sampled often
     }
-    // The flood stops (panes killed); the server must still answer.
-    for (const pane of panes) await bench.run(["respawn-pane", "-k", "-t", pane, "sleep 3600"]).catch(() => undefined);
-    const [first] = panes;
+    // The flood stops; the server must still answer, about a pane it has not read yet. The floods end
+    // with kill-pane: `respawn-pane -k` of a flooding pane kills tmux's server whenever a control
+    // client is behind on it (every version 3.2a–3.7c, docs/faults.md). Until 2026-12-02 this
+    // figure respawned them, killed tmux in every run, and counted the last read's `closed` a pass.
+    const [calm] = await bench.run(["new-window", "-d", "-t", bench.session, "-P", "-F", "#{pane_id}", "echo calm; exec sleep 3600"]);
+    for (const pane of panes) await bench.run(["kill-pane", "-t", pane]).catch(() => undefined);
     // A failed last read is told apart from a dead server, with what the read said.
-    const failed = (error: unknown): string => `last read failed ✗ (${error instanceof Error ? error.message : String(error)}), server ${reader.alive() ? "alive" : "DIED"}`;
-    const after = !reader.alive() || first === undefined ? "server DIED ✗" : await reader.capture({ paneId: first }).then(() => "server alive ✓", failed);
+    const lastRead = async (): Promise<string> => {
+      if (!reader.alive()) return "server DIED ✗";
+      try {
+        const delta = await reader.capture({ paneId: calm ?? "" });
+        if (!delta.closed) return "server alive ✓";
+        const tmuxAlive = await bench.run(["display", "-p", "#{pid}"]).then(() => "tmux's server alive", () => "tmux's server gone");
+        return `last read answered closed ✗ (${tmuxAlive})`;
+      } catch (error) {
+        return `last read failed ✗ (${error instanceof Error ? error.message : String(error)}), server ${reader.alive() ? "alive" : "DIED"}`;
+      }
+    };
+    const after = await lastRead();
     const lost = [...missed].map(([reason, n]) => `${n}× ${reason}`).join(", ") || "none";
     const MiB = 2 ** 20;
     const note = `${reader.transport}, ${PANES} panes × ${seconds} s, ${answers} answers, missed: ${lost}, ${after}`;
@@ -76,9 +105,13 @@ export async function soak(quick: boolean): Promise<Result[]> {
       { id: "5a", label: "soak: max RSS while flooding", value: maxRss / MiB, baseline: idleRss / MiB, baselineLabel: "idle, same panes", unit: "MiB", better: "lower", note },
       { id: "5b", label: "soak: read p99 while flooding", value: percentile(busy, 99), baseline: percentile(idle, 99), baselineLabel: "idle read p99", unit: "ms", better: "lower", note: `p50 ${percentile(busy, 50).toFixed(1)} ms vs idle ${percentile(idle, 50).toFixed(1)} ms` },
       { id: "5c", label: "soak: read p99 while flooding, vs the machine", value: percentile(busy, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `p50 ${percentile(busy, 50).toFixed(1)} ms vs echo ${percentile(floor, 50).toFixed(2)} ms: what any process answering on a pipe pays here` },
+      { id: "5d", label: "soak: echo p99, a thread busy beside it", value: percentile(besideFloor, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `p50 ${percentile(besideFloor, 50).toFixed(2)} ms: an echo whose process keeps a worker thread busy; the floor of a server that parses off the thread that answers` },
+      { id: "5e", label: "soak: echo p99, busy in 8 ms turns", value: percentile(inTurnsFloor, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `p50 ${percentile(inTurnsFloor, 50).toFixed(2)} ms: an echo that works in 8 ms turns on the thread that answers, as panescope parses today` },
     ];
   } finally {
     echo.close();
+    beside.close();
+    inTurns.close();
     await reader.close();
     await bench.kill();
   }

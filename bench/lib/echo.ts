@@ -1,29 +1,50 @@
 // The machine's own floor for a stdio round trip: a separate Node process that echoes each line
 // back. Timed next to panescope's reads under the same load, it shows what any process answering
 // on a pipe pays there (scheduling on a busy machine), apart from what panescope adds.
+//
+// Two more echoes model where a server's work can sit (figure 5d, 5e): beside the thread that
+// answers, in a worker thread busy all the time; or on the answering thread itself, in 8 ms turns
+// (as a server that parses its panes' output on its main thread does under a flood).
 import { spawn } from "node:child_process";
 
 export interface Echo {
   /** One round trip, in ms. */
   ping(): Promise<number>;
+  /** Stop the process (SIGSTOP) so that a busy echo takes no CPU while others are timed. */
+  pause(): void;
+  resume(): void;
   close(): void;
 }
 
-export function startEcho(): Echo {
-  const child = spawn(process.execPath, ["-e", "process.stdin.on('data', (d) => process.stdout.write(d))"], { stdio: ["pipe", "pipe", "ignore"] });
+export type EchoKind = "idle" | "busy-worker" | "busy-turns";
+
+const ANSWER = "process.stdin.on('data', (d) => process.stdout.write(d));";
+const SCRIPTS: Record<EchoKind, string> = {
+  idle: ANSWER,
+  "busy-worker": `new (require('node:worker_threads').Worker)('for (;;);', { eval: true }); ${ANSWER}`,
+  "busy-turns": `const turn = () => { const t = Date.now(); while (Date.now() - t < 8); setImmediate(turn); }; turn(); ${ANSWER}`,
+};
+
+export function startEcho(kind: EchoKind = "idle"): Echo {
+  const child = spawn(process.execPath, ["-e", SCRIPTS[kind]], { stdio: ["pipe", "pipe", "ignore"] });
   let waiting: { resolve: (ms: number) => void; reject: (error: Error) => void; t0: number } | undefined;
   child.stdout.on("data", () => {
     const ping = waiting;
     waiting = undefined;
     ping?.resolve(performance.now() - ping.t0);
   });
-  child.once("exit", () => waiting?.reject(new Error("echo: the process ended")));
+  child.once("exit", () => waiting?.reject(new Error(`echo (${kind}): the process ended`)));
   return {
     ping: () =>
       new Promise((resolve, reject) => {
         waiting = { resolve, reject, t0: performance.now() };
         child.stdin.write("x\n");
       }),
-    close: () => child.kill(),
+    pause: () => child.kill("SIGSTOP"),
+    resume: () => child.kill("SIGCONT"),
+    close: () => {
+      child.kill("SIGCONT");
+      child.kill();
+    },
   };
 }

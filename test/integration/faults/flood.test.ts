@@ -12,9 +12,9 @@ afterEach(async () => {
 
 const PANES = 20;
 const SOAK_MS = Number(process.env.PANESCOPE_SOAK_MS ?? 5000);
-// The floods stop on their own: tmux 3.3a's server crashed ("server exited unexpectedly") when
-// respawn-pane -k hit a flooding pane with a control client attached, reproduced with the tmux
-// command line alone, so the test does not stop them from outside. They start together once every
+// The floods stop on their own: respawn-pane -k of a flooding pane kills tmux's server when a
+// control client is behind on it (3.2a–3.7c, tmux alone reproduces it: docs/faults.md), so the
+// test does not stop them from outside. They start together once every
 // pane is watched (a newline each), so the reads overlap them on any machine, however slow.
 const FLOOD_S = Math.ceil(SOAK_MS / 1000) + 2;
 
