@@ -14,8 +14,8 @@ const PANES = 20;
 const SOAK_MS = Number(process.env.PANESCOPE_SOAK_MS ?? 5000);
 // The floods stop on their own: respawn-pane -k of a flooding pane kills tmux's server when a
 // control client is behind on it (3.2a–3.7c, tmux alone reproduces it: docs/faults.md), so the
-// test does not stop them from outside. They start together once every
-// pane is watched (a newline each), so the reads overlap them on any machine, however slow.
+// test does not stop them from outside. They start together once every pane is watched (a
+// newline each), so the reads overlap them on any machine, however slow.
 const FLOOD_S = Math.ceil(SOAK_MS / 1000) + 2;
 
 describe("20 panes flooding at once", () => {
