@@ -141,12 +141,12 @@ function count(value: string, what: string, max: number, fail: (what: string) =>
   return Number(value);
 }
 
-/** The one pane argument: %N. */
-function paneOf(tokens: Tokens, fail: (what: string) => Error): string {
+/** The one pane argument: %N. `extraHint` says where a word after it belongs instead. */
+function paneOf(tokens: Tokens, fail: (what: string) => Error, extraHint = ""): string {
   const [pane, ...extra] = tokens.positionals;
   if (pane === undefined) throw fail("name the pane: %N (panescope list shows them)");
   if (!/^%\d+$/.test(pane)) throw fail(`a pane is %N (e.g. %3), got ${JSON.stringify(pane)}`);
-  if (extra.length > 0) throw fail(`one pane only; unexpected ${JSON.stringify(extra[0])}`);
+  if (extra.length > 0) throw fail(`one pane only; unexpected ${JSON.stringify(extra[0])}${extraHint}`);
   return pane;
 }
 
@@ -176,13 +176,15 @@ function callOf(name: ShellCommandName, tokens: Tokens, fail: (what: string) => 
       return { tool: "wait_for", arguments: { paneId: paneOf(tokens, fail), ...limits, ...conditions[0], ...timeout }, exit: flagGiven(tokens, "closed") ? "wait-closed" : "wait" };
     }
     case "send": {
+      // `send %0 'ls' Enter`, as tmux send-keys takes it, would leave which words are keys to a guess.
+      const paneId = paneOf(tokens, fail, ": type text with --text TEXT and press keys with --key KEY (--text 'ls' --key Enter)");
       const input: (string | { text: string })[] = [];
       for (const o of tokens.options) if (o.name === "text" || o.name === "key") input.push(o.name === "text" ? { text: String(o.value) } : String(o.value));
       if (input.length === 0) throw fail("nothing to send: give --text TEXT and/or --key KEY");
       const pattern = valueOf(tokens, "wait-for");
       if (pattern === undefined && timeout.timeoutMs !== undefined) throw fail("--timeout goes with --wait-for");
       const wait = pattern === undefined ? {} : { wait: { pattern, ...timeout } };
-      return { tool: "send_keys", arguments: { paneId: paneOf(tokens, fail), input, ...limits, ...wait }, exit: pattern === undefined ? "plain" : "wait" };
+      return { tool: "send_keys", arguments: { paneId, input, ...limits, ...wait }, exit: pattern === undefined ? "plain" : "wait" };
     }
     case "list":
       if (tokens.positionals.length > 0) throw fail(`panescope list takes no arguments, got ${JSON.stringify(tokens.positionals[0])}`);
