@@ -18,7 +18,9 @@ export interface Echo {
 
 export type EchoKind = "idle" | "busy-worker" | "busy-turns";
 
-const ANSWER = "process.stdin.on('data', (d) => process.stdout.write(d));";
+// A busy echo keeps itself alive (its worker, its turns): it ends with its stdin, so a bench that
+// dies leaves none spinning.
+const ANSWER = "process.stdin.on('data', (d) => process.stdout.write(d)); process.stdin.on('end', () => process.exit());";
 const SCRIPTS: Record<EchoKind, string> = {
   idle: ANSWER,
   "busy-worker": `new (require('node:worker_threads').Worker)('for (;;);', { eval: true }); ${ANSWER}`,
