@@ -1,7 +1,7 @@
 // However panescope ends — its client closes stdin, SIGTERM, SIGKILL, SIGKILL while it hangs, a
 // crash — none of its tmux control clients stays attached and the user's tmux server lives on, even
 // while a watched pane floods. Runs the BUILT panescope (dist/cli.js) on a private tmux server.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa, type ResultPromise } from "execa";
@@ -56,7 +56,28 @@ async function watchFlood(): Promise<{ t: TestServer; panescope: Running }> {
   panescope.send({ id: 2, method: "tools/call", params: { name: "capture_since", arguments: { paneId: pane } } });
   await panescope.response(2);
   expect(await controlClients(t)).toHaveLength(1);
+  const [pid = ""] = await t.run(["display-message", "-p", "#{pid}"]);
+  serverPids.set(t, Number(pid));
   return { t, panescope };
+}
+
+/** Each test server's pid, to say what became of it should it end. */
+const serverPids = new WeakMap<TestServer, number>();
+
+/**
+ * What became of tmux's server, from /proc: a zombie's wait status is field 52 of its stat (tmux
+ * exits 1 on its own fatal errors). On 3.6a, under the version matrix's load, the server was once
+ * gone after the SIGKILL below, with no crash in the kernel's log.
+ */
+function serverFate(pid: number | undefined): string {
+  if (pid === undefined) return "its pid was not taken";
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[0] === "Z" ? `tmux's server (pid ${pid}) exited, wait status ${fields[49]}` : `tmux's server (pid ${pid}) is in state ${fields[0]}`;
+  } catch {
+    return `tmux's server (pid ${pid}) is gone and reaped`;
+  }
 }
 
 async function controlClients(t: TestServer): Promise<string[]> {
@@ -66,7 +87,9 @@ async function controlClients(t: TestServer): Promise<string[]> {
 
 /** No control client left on the server, no `tmux -C` process of ours left, and the server answers. */
 async function expectNothingLeft(t: TestServer): Promise<void> {
-  await waitFor(async () => (await controlClients(t)).length === 0, 10_000, "panescope's control client to go");
+  await waitFor(async () => (await controlClients(t)).length === 0, 10_000, "panescope's control client to go").catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; ${serverFate(serverPids.get(t))}`, { cause: error });
+  });
   const ours = await execa("pgrep", ["-f", "--", `-L ${t.name} -C`], { reject: false });
   expect(ours.stdout).toBe("");
   expect(await t.run(["display-message", "-p", "alive"])).toEqual(["alive"]);
