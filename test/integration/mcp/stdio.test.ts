@@ -119,7 +119,10 @@ describe("panescope over stdio", () => {
   });
 
   it("a progress bar redrawn 50 times is one changed row, its frames in raw", async () => {
-    const pane = await paneRunning("stty -echo; read x; i=0; while [ $i -lt 50 ]; do i=$((i+1)); printf '\\rprogress %d%%' $i; done; printf '\\n'; exec sleep 600");
+    // "ready" once echo is off: an Enter sent before `stty -echo` ran was echoed, and the bar drew
+    // on line 1 (seen on a busy machine). The bar's frames overwrite the word.
+    const pane = await paneRunning("stty -echo; printf ready; read x; i=0; while [ $i -lt 50 ]; do i=$((i+1)); printf '\\rprogress %d%%' $i; done; printf '\\n'; exec sleep 600");
+    expect((await call("wait_for", { paneId: pane, pattern: "^ready" })).structuredContent).toMatchObject({ outcome: "matched" });
     const start = await capture({ paneId: pane });
     await call("send_keys", { paneId: pane, keys: ["Enter"] });
     expect((await call("wait_for", { paneId: pane, pattern: "progress 50%" })).structuredContent).toMatchObject({ outcome: "matched" });
@@ -168,7 +171,9 @@ describe("panescope over stdio", () => {
   });
 
   it("waitMs returns as soon as output arrives, before the cap", async () => {
-    const pane = await paneRunning("stty -echo; read x; echo arrived; exec sleep 600");
+    // "ready" once echo is off, so the change the wait ends on is the program's line, not the Enter's echo.
+    const pane = await paneRunning("stty -echo; printf ready; read x; echo arrived; exec sleep 600");
+    await call("wait_for", { paneId: pane, pattern: "^ready" });
     const start = await capture({ paneId: pane });
     const waiting = capture({ cursor: start.cursor, waitMs: 25_000 });
     await call("send_keys", { paneId: pane, keys: ["Enter"] });
