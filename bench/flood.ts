@@ -41,6 +41,16 @@ export function tuiStream(frames: number): Buffer {
   return Buffer.from(parts.join(""));
 }
 
+/** A coloured log: a test runner's lines, each with SGR colours and attributes, ended by LF. */
+export function colouredLog(lines: number): Buffer {
+  const parts: string[] = [];
+  for (let i = 0; i < lines; i++) {
+    const verdict = i % 50 === 49 ? "\x1b[1;41m FAIL \x1b[0m" : "\x1b[1;42m PASS \x1b[0m";
+    parts.push(`${verdict} test/unit/module-${i % 400}/case-${i}.test.ts \x1b[2m(${(i * 7) % 97} ms)\x1b[22m\n`);
+  }
+  return Buffer.from(parts.join(""));
+}
+
 /** A server whose pane floods once per `tmux wait-for go`, ending each flood with a numbered marker. */
 async function floodServer(script: string): Promise<BenchServer> {
   const name = serverName();
@@ -172,10 +182,13 @@ export async function flood(quick: boolean): Promise<Result[]> {
     const count = quick ? 200_000 : 2_000_000;
     const tuiFile = join(dir, "tui.bin");
     writeFileSync(tuiFile, tuiStream(quick ? 1_000 : 8_000));
+    const logFile = join(dir, "log.txt");
+    writeFileSync(logFile, colouredLog(quick ? 24_000 : 260_000));
     const results: Result[] = [];
     const cases = [
       { id: "1a", label: `flood ingest: seq 1 ${count}`, script: `seq 1 ${count}` },
       { id: "1b", label: "flood ingest: TUI repaint stream", script: `cat ${tuiFile}` },
+      { id: "1c", label: "flood ingest: coloured test log", script: `cat ${logFile}` },
     ];
     for (const c of cases) {
       const { ours, base } = await measure(c.script, reps, warmups);

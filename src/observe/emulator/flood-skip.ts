@@ -1,22 +1,37 @@
 // A plain-text flood (`seq`, a build log) pushes most of its lines through the emulator and out of
 // its scrollback before anyone can see them. Parsing those lines is most of a flood's cost (xterm
-// ≈35 ms per MB of `seq` on a 2-core VM). Where the text is plain — printable ASCII, CR and LF —
-// what it does to the terminal is simple enough to work out here: how many times it scrolls, and
-// where the cursor goes. That lets the screen skip a stretch of lines that a later stretch of the
-// same flood is certain to push out of memory, and parse only that later stretch. Pure.
+// ≈35 ms per MB of `seq` on a 2-core VM). Where the text is plain — printable ASCII, CR and LF, and
+// the colour (SGR) and erase-in-line (EL) escapes a coloured log prints — what it does to the
+// terminal is simple enough to work out here: how many times it scrolls, where the cursor goes, and
+// which colours are in force. That lets the screen skip a stretch of lines that a later stretch of
+// the same flood is certain to push out of memory, and parse only that later stretch. Pure.
 
 const LF = 0x0a;
 const CR = 0x0d;
+const ESC = 0x1b;
+/** `ESC [` opens a control sequence; of those, plain text may hold SGR (`… m`) and EL (`… K`). */
+const CSI_OPEN = 0x5b;
+const SGR = 0x6d;
+const EL = 0x4b;
+/** Parameter bytes of the sequences allowed: digits, `:` and `;` (no private markers). */
+const isParam = (b: number): boolean => ((b - 0x30) >>> 0) < 0x0c;
 
 /**
- * Whether `data` starts as plain text (printable ASCII, CR, LF: what a skip can cover), judged by
- * its first `look` bytes: a cheap guess for scheduling; the plan itself checks every byte.
+ * Whether `data` starts as plain text (printable ASCII, CR, LF, SGR and EL: what a skip can cover),
+ * judged by its first `look` bytes: a cheap guess for scheduling; the plan itself checks every byte.
  */
 export function looksPlain(data: Uint8Array, look = 256): boolean {
   const end = Math.min(data.length, look);
   for (let i = 0; i < end; i++) {
     const b = data[i] as number;
-    if ((b < 0x20 || b >= 0x7f) && b !== LF && b !== CR) return false;
+    if (((b - 0x20) >>> 0) < 0x5f || b === LF || b === CR) continue;
+    if (b !== ESC) return false;
+    // A sequence cut by the look counts as plain: it is a guess.
+    if (i + 1 < end && data[i + 1] !== CSI_OPEN) return false;
+    let j = i + 2;
+    while (j < end && isParam(data[j] as number)) j++;
+    if (j < end && data[j] !== SGR && data[j] !== EL) return false;
+    i = j;
   }
   return true;
 }
@@ -40,6 +55,11 @@ export interface FloodSkip {
     offset: number;
     /** Scrolls the skipped bytes would have made (each one moves every line number up by one). */
     scrolls: number;
+    /**
+     * The skipped colour sequences that still count, in order (from the last one that reset them
+     * all): parsed after the skip, they leave the colours in force as the skipped bytes did.
+     */
+    replay: Uint8Array;
   };
 }
 
@@ -61,7 +81,10 @@ export function planFloodSkip(pieces: readonly Uint8Array[], start: SkipStart, k
   const target = walk.scrolls - keep;
   for (let scrolls = target; scrolls > 0 && scrolls > target - LOOK_BACK; scrolls--) {
     const cut = walk.cuts.at(scrolls);
-    if (cut) return { pieces: covered, resume: { piece: cut.piece, offset: cut.offset, scrolls } };
+    if (cut) {
+      const replay = walk.renditions.bytes(pieces, cut.replayFrom, cut.replayTo);
+      return { pieces: covered, resume: { piece: cut.piece, offset: cut.offset, scrolls, replay } };
+    }
   }
   return { pieces: covered };
 }
@@ -72,6 +95,14 @@ export function planFloodSkip(pieces: readonly Uint8Array[], start: SkipStart, k
  */
 const LOOK_BACK = 256;
 
+interface Cut {
+  piece: number;
+  offset: number;
+  /** The colour sequences to replay when resuming here: entries [replayFrom, replayTo) of the walk's log. */
+  replayFrom: number;
+  replayTo: number;
+}
+
 /**
  * The latest place to resume from for each of the last `size` (at least) scroll counts (one walk,
  * no list). Its slots are a power of two: a mask, not a division, per line of a flood.
@@ -80,6 +111,8 @@ class Cuts {
   private readonly scrolls: Int32Array;
   private readonly piece: Int32Array;
   private readonly offset: Int32Array;
+  private readonly replayFrom: Int32Array;
+  private readonly replayTo: Int32Array;
   private readonly mask: number;
 
   constructor(size: number) {
@@ -88,26 +121,136 @@ class Cuts {
     this.scrolls = new Int32Array(slots).fill(-1);
     this.piece = new Int32Array(slots);
     this.offset = new Int32Array(slots);
+    this.replayFrom = new Int32Array(slots);
+    this.replayTo = new Int32Array(slots);
   }
 
-  record(scrolls: number, piece: number, offset: number): void {
+  record(scrolls: number, piece: number, offset: number, renditions: Renditions): void {
     const i = scrolls & this.mask;
     this.scrolls[i] = scrolls;
     this.piece[i] = piece;
     this.offset[i] = offset;
+    this.replayFrom[i] = renditions.lastReset;
+    this.replayTo[i] = renditions.count;
   }
 
-  at(scrolls: number): { piece: number; offset: number } | undefined {
+  at(scrolls: number): Cut | undefined {
     const i = scrolls & this.mask;
-    return this.scrolls[i] === scrolls ? { piece: this.piece[i] as number, offset: this.offset[i] as number } : undefined;
+    if (this.scrolls[i] !== scrolls) return undefined;
+    return { piece: this.piece[i] as number, offset: this.offset[i] as number, replayFrom: this.replayFrom[i] as number, replayTo: this.replayTo[i] as number };
   }
 }
+
+/**
+ * The colour sequences (SGR) a walk passed, as positions in the walked bytes, and which of them a
+ * resume must replay: those from the last one whose first parameter is 0 (it resets every colour
+ * and attribute: xterm's SGR 0), or all of them. A sequence that sets or resets the underline
+ * colour (58, 59) ends the walk: xterm's SGR 0 keeps part of that colour, so no reset before it
+ * would be exact.
+ */
+class Renditions {
+  /** Entries so far, and the index of the last reset among them (0 when none). */
+  count = 0;
+  lastReset = 0;
+  // Shared by every plan (one runs at a time, to its end): a flood's plan logs thousands.
+  private starts = log.starts;
+  private ends = log.ends;
+  /** The sequence being read: where it began, its parameter so far, what it has shown. */
+  private begin = 0;
+  private value = 0;
+  private first = true;
+  private firstZero = true;
+  private sub = false;
+  private refused = false;
+
+  /** An `ESC` at `position` (counted over every piece walked) begins a sequence. */
+  open(position: number): void {
+    this.begin = position;
+    this.value = 0;
+    this.first = true;
+    this.firstZero = true;
+    this.sub = false;
+    this.refused = false;
+  }
+
+  /** One parameter byte (isParam). */
+  param(b: number): void {
+    if (b <= 0x39) {
+      this.value = Math.min(this.value * 10 + (b - 0x30), 0xffff);
+      if (this.first && b !== 0x30) this.firstZero = false;
+      return;
+    }
+    this.endParam();
+    this.first = false;
+    this.sub = b === 0x3a; // ':' opens a subparameter of the parameter before it
+    this.value = 0;
+  }
+
+  /** The SGR's final byte, just before `end`: false when the walk cannot go past it. */
+  closeSgr(end: number): boolean {
+    this.endParam();
+    if (this.refused) return false;
+    if (this.firstZero) this.lastReset = this.count;
+    if (this.count === this.starts.length) {
+      this.starts = log.starts = grow(this.starts);
+      this.ends = log.ends = grow(this.ends);
+    }
+    this.starts[this.count] = this.begin;
+    this.ends[this.count] = end;
+    this.count++;
+    return true;
+  }
+
+  /** The bytes of entries [from, to), in order, out of the pieces walked. */
+  bytes(pieces: readonly Uint8Array[], from: number, to: number): Uint8Array {
+    let size = 0;
+    for (let e = from; e < to; e++) size += (this.ends[e] as number) - (this.starts[e] as number);
+    const out = new Uint8Array(size);
+    let written = 0;
+    let piece = 0;
+    let base = 0;
+    for (let e = from; e < to; e++) {
+      // A sequence may be cut across pieces: copy it piece by piece.
+      for (let at = this.starts[e] as number, end = this.ends[e] as number; at < end; ) {
+        while (at >= base + (pieces[piece] as Uint8Array).length) base += (pieces[piece++] as Uint8Array).length;
+        const data = pieces[piece] as Uint8Array;
+        const take = Math.min(end, base + data.length) - at;
+        out.set(data.subarray(at - base, at - base + take), written);
+        written += take;
+        at += take;
+      }
+    }
+    return out;
+  }
+
+  private endParam(): void {
+    if (!this.sub && (this.value === 58 || this.value === 59)) this.refused = true;
+  }
+}
+
+/** Where every plan logs its colour sequences: grown as needed, kept for the next plan. */
+const log = { starts: new Int32Array(4096), ends: new Int32Array(4096) };
+
+function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
+/** Where the walk is in a sequence: outside any, just after an ESC, among a CSI's parameters. */
+const OUTSIDE = 0;
+const AFTER_ESC = 1;
+const IN_CSI = 2;
 
 /** xterm's cursor through plain text: how it moves and when it scrolls, noting places to cut. */
 class Walk {
   x: number;
   y: number;
   scrolls = 0;
+  readonly renditions = new Renditions();
+  private escape = OUTSIDE;
+  /** Bytes in the pieces walked before the current one. */
+  private base = 0;
   private readonly cols: number;
   private readonly bottom: number;
   private readonly wraparound: boolean;
@@ -129,11 +272,24 @@ class Walk {
    * notes all lie beyond any target, so they are never used).
    */
   run(data: Uint8Array, piece: number): boolean {
-    const { cols, bottom, wraparound, cuts } = this;
-    let { x, y, scrolls } = this;
+    const { cols, bottom, wraparound, cuts, renditions, base } = this;
+    let { x, y, scrolls, escape } = this;
     const end = data.length;
     for (let i = 0; i < end; i++) {
       const b = data[i] as number;
+      if (escape !== OUTSIDE) {
+        // SGR and EL move no cursor; a byte of any other sequence (or a control inside one) is not plain.
+        if (escape === AFTER_ESC) {
+          if (b !== CSI_OPEN) return false;
+          escape = IN_CSI;
+        } else if (isParam(b)) renditions.param(b);
+        else if (b === SGR) {
+          if (!renditions.closeSgr(base + i + 1)) return false;
+          escape = OUTSIDE;
+        } else if (b === EL) escape = OUTSIDE;
+        else return false;
+        continue;
+      }
       // Printable ASCII (0x20–0x7e) in one unsigned comparison: this loop sees every byte of a flood.
       if (((b - 0x20) >>> 0) < 0x5f) {
         // A run of one-cell characters, as xterm prints them: each wraps first when the line is
@@ -164,9 +320,12 @@ class Walk {
         if (y === bottom) scrolls++;
         else y++;
         if (x >= cols) x = cols - 1;
-        if (x === 0 && y === bottom) cuts.record(scrolls, piece, i + 1);
+        if (x === 0 && y === bottom) cuts.record(scrolls, piece, i + 1, renditions);
       } else if (b === CR) {
         x = 0;
+      } else if (b === ESC) {
+        escape = AFTER_ESC;
+        renditions.open(base + i);
       } else {
         return false;
       }
@@ -174,6 +333,8 @@ class Walk {
     this.x = x;
     this.y = y;
     this.scrolls = scrolls;
+    this.escape = escape;
+    this.base += end;
     return true;
   }
 }

@@ -288,6 +288,8 @@ export class Screen implements ParseTarget {
     this.lines.skipped(resume.scrolls);
     // Where the skipped bytes would have left the cursor: column 0 of the bottom row.
     this.parse(toBottomRow(this.rows));
+    // The colours the skipped bytes left in force (SGR moves no cursor).
+    if (resume.replay.length > 0) this.parse(resume.replay);
     this.parse((pieces[resume.piece] as Uint8Array).subarray(resume.offset));
     for (let p = resume.piece + 1; p < plan.pieces; p++) this.parse(pieces[p] as Uint8Array);
     // Every line held before is gone now (the plan leaves enough scrolls): none of it was lost.

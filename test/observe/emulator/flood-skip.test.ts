@@ -16,7 +16,7 @@ describe("planFloodSkip", () => {
     // Cursor on the bottom row: every LF scrolls. 10 lines, keep 4: resume after line 6's CR LF.
     const lines = Array.from({ length: 10 }, (_, i) => `l${i}\r\n`).join("");
     const plan = planFloodSkip([bytes(lines)], at(0, 2), 4);
-    expect(plan).toEqual({ pieces: 1, resume: { piece: 0, offset: lines.indexOf("l6"), scrolls: 6 } });
+    expect(plan).toEqual({ pieces: 1, resume: { piece: 0, offset: lines.indexOf("l6"), scrolls: 6, replay: new Uint8Array() } });
   });
 
   it("counts rows the cursor walks down before the first scroll, and wraps of long lines", () => {
@@ -46,12 +46,41 @@ describe("planFloodSkip", () => {
 
   it("stops before the first piece that is not plain text, and plans only within whole pieces", () => {
     const plain = bytes("p\r\n".repeat(8));
-    const escape = bytes("\x1b[31mred\r\n".repeat(20));
+    const escape = bytes("\x1b[2;1Hmoved\r\n".repeat(20));
     const plan = planFloodSkip([plain, escape, plain], at(0, 2), 3);
-    expect(plan).toEqual({ pieces: 1, resume: { piece: 0, offset: 3 * 5, scrolls: 5 } });
+    expect(plan).toEqual({ pieces: 1, resume: { piece: 0, offset: 3 * 5, scrolls: 5, replay: new Uint8Array() } });
     expect(planFloodSkip([escape, plain], at(0, 2), 3)).toEqual({ pieces: 0 });
     expect(planFloodSkip([bytes("é\r\n".repeat(9))], at(0, 2), 3)).toEqual({ pieces: 0 });
     expect(planFloodSkip([bytes("tab\there\r\n".repeat(9))], at(0, 2), 3)).toEqual({ pieces: 0 });
+  });
+
+  it("walks colour (SGR) and erase-in-line escapes as moving no cursor, and replays the colours since the last reset", () => {
+    const lines = ["\x1b[1ma\x1b[K", "\x1b[31mb", "\x1b[0;32mc", "\x1b[4md\x1b[2K", "e", "f", "g"];
+    const text = lines.join("\r\n") + "\r\n";
+    const plan = planFloodSkip([bytes(text)], at(0, 2), 3);
+    // Seven scrolls, as plain lines would make; resume after the fourth line.
+    expect(plan.resume?.scrolls).toBe(4);
+    expect(text.slice(plan.resume?.offset)).toBe("e\r\nf\r\ng\r\n");
+    // "\x1b[0;32m" resets everything before it: only it and what came after count.
+    expect(Buffer.from(plan.resume?.replay ?? []).toString("latin1")).toBe("\x1b[0;32m\x1b[4m");
+    // No reset in the skipped bytes: every colour sequence counts.
+    const noReset = planFloodSkip([bytes("\x1b[1mh\r\n\x1b[33mi\r\n" + "j\r\n".repeat(5))], at(0, 2), 3);
+    expect(Buffer.from(noReset.resume?.replay ?? []).toString("latin1")).toBe("\x1b[1m\x1b[33m");
+  });
+
+  it("follows a sequence cut across pieces, and copies it whole into the replay", () => {
+    const text = "\x1b[0;35mk\r\n" + "l\r\n".repeat(6);
+    const pieces = [bytes(text.slice(0, 4)), bytes(text.slice(4))];
+    const plan = planFloodSkip(pieces, at(0, 2), 3);
+    expect(plan.pieces).toBe(2);
+    expect(Buffer.from(plan.resume?.replay ?? []).toString("latin1")).toBe("\x1b[0;35m");
+  });
+
+  it("stops at any other escape, and at an underline colour, which SGR 0 does not reset whole in xterm", () => {
+    const plain = bytes("p\r\n".repeat(8));
+    for (const other of ["\x1b[2J", "\x1b[?25l", "\x1b]0;title\x07", "\x1b(0", "\x1b[58;5;3m", "\x1b[4;59m", "\x1b[3\n1m"]) {
+      expect(planFloodSkip([bytes(`${other}q\r\n`), plain], at(0, 2), 3), JSON.stringify(other)).toEqual({ pieces: 0 });
+    }
   });
 
   it("finds nothing to skip when the flood is too short or never reaches the bottom row", () => {
@@ -64,11 +93,36 @@ describe("planFloodSkip", () => {
 function stream(random: () => number, cols: number): string {
   const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const word = (): string => "w".repeat(1 + Math.floor(random() * 6)) + String(Math.floor(random() * 1000));
+  const n = (): number => Math.floor(random() * 256);
+  // A coloured log's escapes: SGR in its forms (reset by 0, by an empty first parameter, or not at
+  // all), erase in line, and now and then an underline colour, which a skip must not go past.
+  const colours = (): string =>
+    pick([
+      `\x1b[3${n() % 8}m`,
+      `\x1b[1;3${n() % 8}m`,
+      `\x1b[0m`,
+      `\x1b[m`,
+      `\x1b[;7m`,
+      `\x1b[00;4${n() % 8}m`,
+      `\x1b[38;5;${n()}m`,
+      `\x1b[48;2;${n()};${n()};${n()}m`,
+      `\x1b[38:2::${n()}:${n()}:${n()}m`,
+      `\x1b[4:3m`,
+      `\x1b[24;39;49m`,
+      `\x1b[K`,
+      `\x1b[1K`,
+      `\x1b[2K`,
+    ]) + (random() < 0.0005 ? `\x1b[58;5;${n()}m` : "");
+  // Some floods colour only their first lines: the colours then in force come from skipped bytes.
+  const length = 3000 + Math.floor(random() * 5000);
+  const colouredLines = random() < 0.4 ? Math.floor(length / 10) : length;
+  let line = 0;
   const plainLine = (): string => {
-    const kind = random();
+    const kind = line++ < colouredLines ? random() : 0.1 + random() * 0.2 + (random() < 0.5 ? 0.6 : 0);
     if (kind < 0.1) return ""; // blank line
     if (kind < 0.2) return "y".repeat(cols + Math.floor(random() * 3 * cols)); // wraps
     if (kind < 0.3) return `${word()}\r${word()}`; // overwritten in place
+    if (kind < 0.55) return `${colours()}${word()} ${colours()}${word()}${random() < 0.5 ? colours() : ""}`;
     return Array.from({ length: 1 + Math.floor(random() * 8) }, word).join(" ");
   };
   const prelude = [
@@ -78,7 +132,7 @@ function stream(random: () => number, cols: number): string {
     pick(["", "partial line with no end", "x".repeat(cols)]), // the last leaves a wrap pending
     pick(["", "\x1b[4h"]), // insert mode
   ].join("");
-  const flood = Array.from({ length: 3000 + Math.floor(random() * 5000) }, plainLine).join("\r\n") + pick(["\r\n", "", "\r\ntail"]);
+  const flood = Array.from({ length }, plainLine).join("\r\n") + pick(["\r\n", "", "\r\ntail"]);
   const epilogue = pick(["", "\x1b[0m\x1b[2;2Hafter", "\x1b[32mgreen\r\nmore\r\n"]);
   return prelude + flood + epilogue;
 }
@@ -180,7 +234,7 @@ describe("plain text waits for more before it is parsed", () => {
     expect(screen.busy).toBe(false);
 
     // Anything else is parsed on the next turn, as before.
-    screen.write(bytes("\x1b[31mred\r\n".repeat(1000)), undefined, false);
+    screen.write(bytes("\x1b[Hhome\r\n".repeat(1000)), undefined, false);
     await turn();
     expect(screen.busy).toBe(false);
     screen.dispose();

@@ -26,9 +26,9 @@ function chunk(name: string, bytes: number): Uint8Array {
   return new TextEncoder().encode(`${name}\r\n`.repeat(bytes / (name.length + 2)));
 }
 
-/** A write that is not plain text (SGR around each line), `bytes` long. */
+/** A write that is not plain text (each line drawn at a cursor position, as a TUI draws), `bytes` long. */
 function styled(name: string, bytes: number): Uint8Array {
-  const line = `\x1b[1m${name}\x1b[0m\r\n`;
+  const line = `\x1b[2;1H${name}\x1b[0m\r\n`;
   return new TextEncoder().encode(line.repeat(bytes / line.length));
 }
 
