@@ -30,8 +30,13 @@ export async function soak(quick: boolean): Promise<Result[]> {
   // while it is timed, so it takes no CPU from the flood otherwise.
   const beside = startEcho("busy-worker");
   const inTurns = startEcho("busy-turns");
+  // The work of an answer itself (5f), and that beside a busy worker (5g): the floor of any server
+  // whose reads cost 1 ms of CPU, and of one that parses off the thread that answers them.
+  const working = startEcho("working");
+  const workingBeside = startEcho("working-beside-worker");
   beside.pause();
   inTurns.pause();
+  workingBeside.pause();
   try {
     for (let i = 1; i < PANES; i++) await bench.run(["new-window", "-d", "-t", bench.session, gated(name, flooder(i))]);
     const panes = await bench.run(["list-panes", "-s", "-t", bench.session, "-F", "#{pane_id}"]);
@@ -62,6 +67,8 @@ export async function soak(quick: boolean): Promise<Result[]> {
     const floor: number[] = [];
     const besideFloor: number[] = [];
     const inTurnsFloor: number[] = [];
+    const workingFloor: number[] = [];
+    const workingBesideFloor: number[] = [];
     const timeBusy = async (busyEcho: Echo, samples: number[]): Promise<void> => {
       busyEcho.resume();
       await sleep(5); // its busy thread takes the CPU again before the first ping
@@ -76,6 +83,8 @@ export async function soak(quick: boolean): Promise<Result[]> {
       for (let i = 0; i < PANES; i++) floor.push(await echo.ping());
       await timeBusy(beside, besideFloor);
       await timeBusy(inTurns, inTurnsFloor);
+      for (let i = 0; i < PANES; i++) workingFloor.push(await working.ping());
+      await timeBusy(workingBeside, workingBesideFloor);
       maxRss = Math.max(maxRss, reader.rss());
       await sleep(50); // an agent between reads; also lets RSS be sampled often
     }
@@ -107,11 +116,15 @@ export async function soak(quick: boolean): Promise<Result[]> {
       { id: "5c", label: "soak: read p99 while flooding, vs the machine", value: percentile(busy, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `p50 ${percentile(busy, 50).toFixed(1)} ms vs echo ${percentile(floor, 50).toFixed(2)} ms: what any process answering on a pipe pays here` },
       { id: "5d", label: "soak: echo p99, a thread busy beside it", value: percentile(besideFloor, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `p50 ${percentile(besideFloor, 50).toFixed(2)} ms: an echo whose process keeps a worker thread busy; the floor of a server that parses off the thread that answers` },
       { id: "5e", label: "soak: echo p99, busy in 8 ms turns", value: percentile(inTurnsFloor, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `p50 ${percentile(inTurnsFloor, 50).toFixed(2)} ms: an echo that works in 8 ms turns on the thread that answers, as panescope parses today` },
+      { id: "5f", label: "soak: echo p99, 1 ms of work per answer", value: percentile(workingFloor, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `p50 ${percentile(workingFloor, 50).toFixed(2)} ms: an echo that spends 1 ms of CPU on each answer, about what a 16 KiB read costs panescope` },
+      { id: "5g", label: "soak: echo p99, 1 ms of work, a thread busy beside it", value: percentile(workingBesideFloor, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `p50 ${percentile(workingBesideFloor, 50).toFixed(2)} ms: 5f beside a busy worker thread; the floor of a server that parses off the thread that answers 1 ms reads` },
     ];
   } finally {
     echo.close();
     beside.close();
     inTurns.close();
+    working.close();
+    workingBeside.close();
     await reader.close();
     await bench.kill();
   }

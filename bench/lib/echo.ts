@@ -2,9 +2,10 @@
 // back. Timed next to panescope's reads under the same load, it shows what any process answering
 // on a pipe pays there (scheduling on a busy machine), apart from what panescope adds.
 //
-// Two more echoes model where a server's work can sit (figure 5d, 5e): beside the thread that
-// answers, in a worker thread busy all the time; or on the answering thread itself, in 8 ms turns
-// (as a server that parses its panes' output on its main thread does under a flood).
+// More echoes model where a server's work can sit (figure 5d, 5e): beside the thread that answers,
+// in a worker thread busy all the time; or on the answering thread itself, in 8 ms turns (as a
+// server that parses its panes' output on its main thread does under a flood). Two more (5f, 5g)
+// add the work of an answer itself: 1 ms of CPU per answer, alone and beside a busy worker.
 import { spawn } from "node:child_process";
 
 export interface Echo {
@@ -16,15 +17,21 @@ export interface Echo {
   close(): void;
 }
 
-export type EchoKind = "idle" | "busy-worker" | "busy-turns";
+export type EchoKind = "idle" | "busy-worker" | "busy-turns" | "working" | "working-beside-worker";
 
 // A busy echo keeps itself alive (its worker, its turns): it ends with its stdin, so a bench that
 // dies leaves none spinning.
 const ANSWER = "process.stdin.on('data', (d) => process.stdout.write(d)); process.stdin.on('end', () => process.exit());";
+// A working echo spends 1 ms of CPU on each answer before it writes it: about what a 16 KiB read of
+// a flooding pane costs panescope's server (docs/benchmarks.md, "Reads under twenty floods").
+const WORKING = "process.stdin.on('data', (d) => { const t = performance.now(); while (performance.now() - t < 1); process.stdout.write(d); }); process.stdin.on('end', () => process.exit());";
+const BUSY_WORKER = "new (require('node:worker_threads').Worker)('for (;;);', { eval: true });";
 const SCRIPTS: Record<EchoKind, string> = {
   idle: ANSWER,
-  "busy-worker": `new (require('node:worker_threads').Worker)('for (;;);', { eval: true }); ${ANSWER}`,
+  "busy-worker": `${BUSY_WORKER} ${ANSWER}`,
   "busy-turns": `const turn = () => { const t = Date.now(); while (Date.now() - t < 8); setImmediate(turn); }; turn(); ${ANSWER}`,
+  working: WORKING,
+  "working-beside-worker": `${BUSY_WORKER} ${WORKING}`,
 };
 
 export function startEcho(kind: EchoKind = "idle"): Echo {
