@@ -82,7 +82,7 @@ export function planFloodSkip(pieces: readonly Uint8Array[], start: SkipStart, k
   for (let scrolls = target; scrolls > 0 && scrolls > target - LOOK_BACK; scrolls--) {
     const cut = walk.cuts.at(scrolls);
     if (cut) {
-      const replay = walk.renditions.bytes(pieces, cut.replayFrom, cut.replayTo);
+      const replay = walk.renditions.replay(pieces, cut.renditions);
       return { pieces: covered, resume: { piece: cut.piece, offset: cut.offset, scrolls, replay } };
     }
   }
@@ -98,9 +98,8 @@ const LOOK_BACK = 256;
 interface Cut {
   piece: number;
   offset: number;
-  /** The colour sequences to replay when resuming here: entries [replayFrom, replayTo) of the walk's log. */
-  replayFrom: number;
-  replayTo: number;
+  /** Colour sequences the walk had passed when it got here (Renditions' entries before this). */
+  renditions: number;
 }
 
 /**
@@ -111,8 +110,7 @@ class Cuts {
   private readonly scrolls: Int32Array;
   private readonly piece: Int32Array;
   private readonly offset: Int32Array;
-  private readonly replayFrom: Int32Array;
-  private readonly replayTo: Int32Array;
+  private readonly renditions: Int32Array;
   private readonly mask: number;
 
   constructor(size: number) {
@@ -121,23 +119,21 @@ class Cuts {
     this.scrolls = new Int32Array(slots).fill(-1);
     this.piece = new Int32Array(slots);
     this.offset = new Int32Array(slots);
-    this.replayFrom = new Int32Array(slots);
-    this.replayTo = new Int32Array(slots);
+    this.renditions = new Int32Array(slots);
   }
 
-  record(scrolls: number, piece: number, offset: number, renditions: Renditions): void {
+  record(scrolls: number, piece: number, offset: number, renditions: number): void {
     const i = scrolls & this.mask;
     this.scrolls[i] = scrolls;
     this.piece[i] = piece;
     this.offset[i] = offset;
-    this.replayFrom[i] = renditions.lastReset;
-    this.replayTo[i] = renditions.count;
+    this.renditions[i] = renditions;
   }
 
   at(scrolls: number): Cut | undefined {
     const i = scrolls & this.mask;
     if (this.scrolls[i] !== scrolls) return undefined;
-    return { piece: this.piece[i] as number, offset: this.offset[i] as number, replayFrom: this.replayFrom[i] as number, replayTo: this.replayTo[i] as number };
+    return { piece: this.piece[i] as number, offset: this.offset[i] as number, renditions: this.renditions[i] as number };
   }
 }
 
@@ -149,12 +145,13 @@ class Cuts {
  * would be exact.
  */
 class Renditions {
-  /** Entries so far, and the index of the last reset among them (0 when none). */
+  /** Entries so far, and how many of them reset every attribute (their indices in `resets`). */
   count = 0;
-  lastReset = 0;
+  private resetCount = 0;
   // Shared by every plan (one runs at a time, to its end): a flood's plan logs thousands.
   private starts = log.starts;
   private ends = log.ends;
+  private resets = log.resets;
   /** The sequence being read: where it began, its parameter so far, what it has shown. */
   private begin = 0;
   private value = 0;
@@ -190,19 +187,27 @@ class Renditions {
   closeSgr(end: number): boolean {
     this.endParam();
     if (this.refused) return false;
-    if (this.firstZero) this.lastReset = this.count;
     if (this.count === this.starts.length) {
       this.starts = log.starts = grow(this.starts);
       this.ends = log.ends = grow(this.ends);
+      this.resets = log.resets = grow(this.resets);
     }
+    if (this.firstZero) this.resets[this.resetCount++] = this.count;
     this.starts[this.count] = this.begin;
     this.ends[this.count] = end;
     this.count++;
     return true;
   }
 
+  /** What a resume after the first `to` entries replays: those from the last reset among them on. */
+  replay(pieces: readonly Uint8Array[], to: number): Uint8Array {
+    let r = this.resetCount - 1;
+    while (r >= 0 && (this.resets[r] as number) >= to) r--;
+    return this.bytes(pieces, r < 0 ? 0 : (this.resets[r] as number), to);
+  }
+
   /** The bytes of entries [from, to), in order, out of the pieces walked. */
-  bytes(pieces: readonly Uint8Array[], from: number, to: number): Uint8Array {
+  private bytes(pieces: readonly Uint8Array[], from: number, to: number): Uint8Array {
     let size = 0;
     for (let e = from; e < to; e++) size += (this.ends[e] as number) - (this.starts[e] as number);
     const out = new Uint8Array(size);
@@ -229,7 +234,7 @@ class Renditions {
 }
 
 /** Where every plan logs its colour sequences: grown as needed, kept for the next plan. */
-const log = { starts: new Int32Array(4096), ends: new Int32Array(4096) };
+const log = { starts: new Int32Array(4096), ends: new Int32Array(4096), resets: new Int32Array(4096) };
 
 function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const bigger = new Int32Array(array.length * 2);
@@ -273,23 +278,13 @@ class Walk {
    */
   run(data: Uint8Array, piece: number): boolean {
     const { cols, bottom, wraparound, cuts, renditions, base } = this;
-    let { x, y, scrolls, escape } = this;
+    let { x, y, scrolls } = this;
     const end = data.length;
-    for (let i = 0; i < end; i++) {
+    // A sequence cut at the end of the last piece goes on here.
+    let i = this.escape === OUTSIDE ? 0 : this.sequence(data, 0);
+    if (i < 0) return false;
+    for (; i < end; i++) {
       const b = data[i] as number;
-      if (escape !== OUTSIDE) {
-        // SGR and EL move no cursor; a byte of any other sequence (or a control inside one) is not plain.
-        if (escape === AFTER_ESC) {
-          if (b !== CSI_OPEN) return false;
-          escape = IN_CSI;
-        } else if (isParam(b)) renditions.param(b);
-        else if (b === SGR) {
-          if (!renditions.closeSgr(base + i + 1)) return false;
-          escape = OUTSIDE;
-        } else if (b === EL) escape = OUTSIDE;
-        else return false;
-        continue;
-      }
       // Printable ASCII (0x20–0x7e) in one unsigned comparison: this loop sees every byte of a flood.
       if (((b - 0x20) >>> 0) < 0x5f) {
         // A run of one-cell characters, as xterm prints them: each wraps first when the line is
@@ -320,12 +315,16 @@ class Walk {
         if (y === bottom) scrolls++;
         else y++;
         if (x >= cols) x = cols - 1;
-        if (x === 0 && y === bottom) cuts.record(scrolls, piece, i + 1, renditions);
+        if (x === 0 && y === bottom) cuts.record(scrolls, piece, i + 1, renditions.count);
       } else if (b === CR) {
         x = 0;
       } else if (b === ESC) {
-        escape = AFTER_ESC;
+        // SGR and EL move no cursor: read past the sequence (into the next piece, if it goes on).
         renditions.open(base + i);
+        this.escape = AFTER_ESC;
+        const next = this.sequence(data, i + 1);
+        if (next < 0) return false;
+        i = next - 1;
       } else {
         return false;
       }
@@ -333,8 +332,28 @@ class Walk {
     this.x = x;
     this.y = y;
     this.scrolls = scrolls;
-    this.escape = escape;
     this.base += end;
     return true;
+  }
+
+  /**
+   * Reads on in the sequence under way from `data[from]`: the index after its final byte, or the
+   * piece's length when it goes on in the next piece; -1 when it is not SGR or EL (not plain text).
+   */
+  private sequence(data: Uint8Array, from: number): number {
+    const renditions = this.renditions;
+    for (let i = from; i < data.length; i++) {
+      const b = data[i] as number;
+      if (this.escape === AFTER_ESC) {
+        if (b !== CSI_OPEN) return -1;
+        this.escape = IN_CSI;
+      } else if (isParam(b)) renditions.param(b);
+      else if (b === SGR || b === EL) {
+        if (b === SGR && !renditions.closeSgr(this.base + i + 1)) return -1;
+        this.escape = OUTSIDE;
+        return i + 1;
+      } else return -1;
+    }
+    return data.length;
   }
 }
