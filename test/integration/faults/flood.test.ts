@@ -63,6 +63,13 @@ describe("20 panes flooding at once", () => {
   }, 120_000);
 });
 
+/** What a read and tmux say of a pane, for a failure's message. */
+async function endState(test: { run(args: string[]): Promise<string[]> }, pane: string, delta: Capture, pending: number): Promise<string> {
+  const tmux = await test.run(["capture-pane", "-p", "-t", pane]).then((rows) => rows.filter((row) => row.trim() !== "").slice(-4), (error: unknown) => [String(error)]);
+  const shown = { rows: delta.rows.slice(-4), screen: delta.screen, missed: delta.missed, reason: delta.reason, raw: delta.raw.slice(-200) };
+  return `the last answer ${JSON.stringify(shown)}; the emulator's backlog ${pending} B; tmux shows ${JSON.stringify(tmux)}`;
+}
+
 describe("binary output", () => {
   it("logs nothing, keeps the emulator within its bound, and reads keep answering", { timeout: 90_000 }, async () => {
     const test = await startServer({ cols: 80, rows: 24, command: "sh" });
@@ -78,8 +85,12 @@ describe("binary output", () => {
       const observer = await mcp.hub.observer(pane);
       let delta: Capture = await mcp.capture({ paneId: pane, maxBytes: 4096 });
       let mostPending = 0;
-      // Reads keep answering: each returns, and they go on until the pane shows the end.
+      // Reads keep answering: each returns, and they go on until the pane shows the end. Once in
+      // CI (system tmux, 2026-12-02) the end never came within the test's time: a deadline inside
+      // it says what the replica and tmux held, should that happen again.
+      const deadline = Date.now() + 75_000;
       while (!texts(delta).includes("binary-done")) {
+        if (Date.now() > deadline) throw new Error(`no row "binary-done" after 75 s: ${await endState(test, pane, delta, observer.pending)}`);
         delta = await mcp.capture({ cursor: delta.cursor, maxBytes: 4096, waitMs: 1000 });
         mostPending = Math.max(mostPending, observer.pending);
       }
