@@ -13,14 +13,24 @@ export type Capture = Delta & { waitEnded?: string };
 export interface Faults extends Linked {
   /** capture_since; throws with the result text when it is an error result. */
   capture(args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<Capture>;
-  /** capture_since reading until `done` holds (each call waits up to 5 s for news). */
-  captureUntil(start: Capture, done: (delta: Capture) => boolean, limit?: number): Promise<Capture[]>;
+  /**
+   * capture_since reading until `done` holds (each call waits up to 5 s for news), for at most
+   * `limit` calls or `withinMs`: then it throws with the last answer and the hub's warnings.
+   */
+  captureUntil(start: Capture, done: (delta: Capture) => boolean, limit?: number, withinMs?: number): Promise<Capture[]>;
+  /** The hub's warnings so far (the last 50), for a failure's message. */
+  readonly warnings: string[];
 }
 
 const open: Faults[] = [];
 
 export async function connect(server: TmuxServer, hub: Partial<HubOptions> = {}, options: Partial<CreateServerOptions> = {}): Promise<Faults> {
-  const linked = await link(server, { hub: new Hub({ server, key: randomBytes(32), warn: () => undefined, ...hub }), ...options });
+  const warnings: string[] = [];
+  const warn = (message: string): void => {
+    warnings.push(message);
+    if (warnings.length > 50) warnings.shift();
+  };
+  const linked = await link(server, { hub: new Hub({ server, key: randomBytes(32), warn, ...hub }), ...options });
   const capture = async (args: Record<string, unknown>, callOptions: { signal?: AbortSignal } = {}): Promise<Capture> => {
     const result = await linked.call("capture_since", args, callOptions);
     if (result.isError === true) throw new Error(textOf(result));
@@ -29,16 +39,20 @@ export async function connect(server: TmuxServer, hub: Partial<HubOptions> = {},
   const faults: Faults = {
     ...linked,
     capture,
-    captureUntil: async (start, done, limit = 200) => {
+    warnings,
+    captureUntil: async (start, done, limit = 200, withinMs = 25_000) => {
       const deltas: Capture[] = [];
       let cursor = start.cursor;
-      for (let i = 0; i < limit; i++) {
-        const delta = await capture({ cursor, waitMs: 5000 });
+      const deadline = Date.now() + withinMs;
+      for (let i = 0; i < limit && Date.now() < deadline; i++) {
+        const delta = await capture({ cursor, waitMs: Math.max(0, Math.min(5000, deadline - Date.now())) });
         deltas.push(delta);
         cursor = delta.cursor;
         if (done(delta)) return deltas;
       }
-      throw new Error(`captureUntil: condition never held; last: ${JSON.stringify(deltas.at(-1)).slice(0, 400)}`);
+      const last = deltas.at(-1);
+      const shown = last && { rows: last.rows.slice(-6), screen: last.screen, raw: last.raw.slice(-300), missed: last.missed, reason: last.reason, closed: last.closed, streaming: last.streaming };
+      throw new Error(`captureUntil: condition never held in ${deltas.length} reads; last: ${JSON.stringify(shown)}; the hub warned: ${JSON.stringify(warnings.slice(-10))}`);
     },
   };
   open.push(faults);
