@@ -1,17 +1,18 @@
 // However panescope ends — its client closes stdin, SIGTERM, SIGKILL, SIGKILL while it hangs, a
 // crash — none of its tmux control clients stays attached and the user's tmux server lives on, even
 // while a watched pane floods. Runs the BUILT panescope (dist/cli.js) on a private tmux server.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa, type ResultPromise } from "execa";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 
 const CLI = join(import.meta.dirname, "..", "..", "..", "dist", "cli.js");
 const stateDir = mkdtempSync(join(tmpdir(), "panescope-state-"));
 
 afterEach(killAllServers);
+afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
 
 interface Running {
   process: ResultPromise<{ stdin: "pipe"; stdout: "pipe"; stderr: "pipe"; reject: false }>;
