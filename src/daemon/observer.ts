@@ -7,6 +7,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { MAX_WAIT_LIMIT_MS } from "../options/model.js";
+import { connectRouted } from "../mcp/request-route.js";
 import { createServer, sharedToolState, type CreateServerOptions, type SharedToolState } from "../mcp/server.js";
 import type { Hello } from "../shell/protocol.js";
 import { canonicalPaneId } from "../tmux/pane-id.js";
@@ -48,7 +49,7 @@ export class SharedObserver {
     // The next spare is built once this connection ends: built at once, it held this call's answer
     // (the call arrives right after the hello). Set before connect: the SDK keeps and calls it.
     transport.onclose = () => setImmediate(() => this.stock(key, policy));
-    await (spare ?? this.build(policy)).connect(transport);
+    await connectRouted(spare ?? this.build(policy), transport);
   }
 
   async close(): Promise<void> {

@@ -36,7 +36,12 @@ export async function main(options: McpOptions): Promise<number> {
   const hubWarn = (line: string): void => void process.stderr.write(`${line}\n`);
   const server = new TmuxServer(options.server);
   // Loaded here, not by cli.ts's import of this file: the hub, the SDK and zod are most of start-up.
-  const [{ Hub }, { createServer }, { StdioTransport }] = await Promise.all([import("../watch/hub.js"), import("./server.js"), import("./stdio-transport.js")]);
+  const [{ Hub }, { createServer }, { StdioTransport }, { connectRouted }] = await Promise.all([
+    import("../watch/hub.js"),
+    import("./server.js"),
+    import("./stdio-transport.js"),
+    import("./request-route.js"),
+  ]);
   // Loaded only when asked for: the server's start-up stays as it was without --transcript.
   const transcript = options.transcript === undefined ? undefined : (await import("./transcript.js")).Transcript.open(options.transcript, log);
   const hub = new Hub({ server, warn: hubWarn, maxPanes: options.maxPanes });
@@ -71,7 +76,7 @@ export async function main(options: McpOptions): Promise<number> {
   process.stdout.on("error", stop);
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  await mcp.connect(transport);
+  await connectRouted(mcp, transport);
   process.stderr.write(`panescope ${version}: MCP on stdio, tmux server ${describeServer(options.server)}, ${options.readOnly ? "read-only" : "read-write"}, wait cap ${options.maxWaitMs} ms\n`);
   await closed;
   await tmuxSaid;

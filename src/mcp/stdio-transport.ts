@@ -4,10 +4,11 @@
 // either way the server keeps serving. The end of stdin closes the transport once every request
 // read before it has been answered (`echo REQUEST | panescope` gets its answer).
 import type { Readable, Writable } from "node:stream";
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { messageOf } from "../errors.js";
+import { plainRequest } from "./request-route.js";
 import { DEFAULT_MAX_LINE_BYTES, KEPT_BYTES, StdioFramer } from "./stdio-framer.js";
 
 export interface StdioTransportOptions {
@@ -131,7 +132,9 @@ export class StdioTransport implements Transport {
   private receive(text: string): void {
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(text);
+      // What the SDK's deserializeMessage does, without zod for a plain request (request-route.ts).
+      const value: unknown = JSON.parse(text);
+      message = plainRequest(value) ? value : (JSONRPCMessageSchema.parse(value) as JSONRPCMessage);
     } catch (error) {
       const notJson = error instanceof SyntaxError;
       const why = notJson ? `is not JSON (${messageOf(error)})` : "is not a JSON-RPC 2.0 message";

@@ -1,0 +1,44 @@
+// Requests go straight to the SDK's request dispatch. Protocol's own onmessage first tests every
+// message against the two response schemas, and for a request both tests fail: zod then builds
+// their issues and messages, ≈0.28 ms after an idle spell on the 2-core VM (0.03 warm), about a
+// third of an idle read's round trip (docs/benchmarks.md, history). A plain request (the members
+// JSON-RPC gives one, no _meta) is told apart here without zod; every other message, and every
+// message of an SDK without that dispatch, takes the SDK's own path.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+
+type Extra = Parameters<NonNullable<Transport["onmessage"]>>[1];
+
+const REQUEST_MEMBERS = new Set(["jsonrpc", "id", "method", "params"]);
+
+/**
+ * True only for what the SDK's JSONRPCRequestSchema accepts unchanged and Protocol hands to its
+ * request dispatch: jsonrpc "2.0", an id (string or safe integer), a method, params an object
+ * without _meta (that one has rules of its own: zod checks it), no other member.
+ */
+export function plainRequest(value: unknown): value is JSONRPCRequest {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== "2.0" || typeof message.method !== "string") return false;
+  if (typeof message.id !== "string" && !Number.isSafeInteger(message.id)) return false;
+  const params = message.params;
+  if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params) || "_meta" in params)) return false;
+  for (const member in message) if (!REQUEST_MEMBERS.has(member)) return false;
+  return true;
+}
+
+/** mcp.connect(transport), then plain requests skip the response tests (see the top). */
+export async function connectRouted(mcp: McpServer, transport: Transport): Promise<void> {
+  // A handler set before connect is one the SDK calls first for every message: keep its path.
+  const own = transport.onmessage;
+  await mcp.connect(transport);
+  const protocol = mcp.server as unknown as { _onrequest?: (request: JSONRPCRequest, extra?: Extra) => void };
+  const dispatch = protocol._onrequest;
+  const sdk = transport.onmessage;
+  if (own !== undefined || sdk === undefined || typeof dispatch !== "function") return;
+  transport.onmessage = (message, extra) => {
+    if (plainRequest(message)) dispatch.call(protocol, message, extra);
+    else sdk(message, extra);
+  };
+}
