@@ -6,6 +6,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isJSONRPCRequest, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { connectRouted, plainRequest } from "../../src/mcp/request-route.js";
+import { RecordingTransport } from "../support/recording-transport.js";
 
 /** Every combination of these members' values (absent included): 5 × 7 × 4 × 9 × 4 messages. */
 const VALUES = {
@@ -64,28 +65,7 @@ describe("plainRequest", () => {
   });
 });
 
-/** A transport that records what the server sends and lets the test deliver messages. */
-class Recorder implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  readonly sent: JSONRPCMessage[] = [];
-  private waiter?: () => void;
-  start = async (): Promise<void> => undefined;
-  close = async (): Promise<void> => this.onclose?.();
-  send = async (message: JSONRPCMessage): Promise<void> => {
-    this.sent.push(message);
-    this.waiter?.();
-  };
-  async request(message: JSONRPCMessage): Promise<Record<string, unknown>> {
-    const answered = new Promise<void>((resolve) => (this.waiter = resolve));
-    this.onmessage?.(message);
-    await answered;
-    return this.sent[this.sent.length - 1] as unknown as Record<string, unknown>;
-  }
-}
-
-async function routed(transport: Recorder): Promise<{ sdkHandler: Transport["onmessage"] }> {
+async function routed(transport: RecordingTransport): Promise<{ sdkHandler: Transport["onmessage"] }> {
   const mcp = new McpServer({ name: "t", version: "0" });
   mcp.registerTool("echo", { inputSchema: {} }, (_args, extra) => ({ content: [{ type: "text", text: String(extra.requestId) }] }));
   let sdkHandler: Transport["onmessage"];
@@ -105,7 +85,7 @@ async function routed(transport: Recorder): Promise<{ sdkHandler: Transport["onm
 
 describe("connectRouted", () => {
   it("routes around the SDK's handler, and requests, plain or with _meta, are answered as before", async () => {
-    const transport = new Recorder();
+    const transport = new RecordingTransport();
     const { sdkHandler } = await routed(transport);
     expect(sdkHandler).toBeDefined();
     // If an SDK update drops the dispatch this relies on, the route quietly stays the SDK's: say so.
@@ -119,7 +99,7 @@ describe("connectRouted", () => {
   });
 
   it("keeps the SDK's path for a transport that had a handler of its own before connect", async () => {
-    const transport = new Recorder();
+    const transport = new RecordingTransport();
     const seen: JSONRPCMessage[] = [];
     transport.onmessage = (message) => void seen.push(message);
     const { sdkHandler } = await routed(transport);

@@ -2,37 +2,15 @@
 // into a copy (unchecked-results.ts), while requests are still parsed and other methods unchanged.
 import { describe, expect, it } from "vitest";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { skipResultRecheck } from "../../src/mcp/unchecked-results.js";
+import { RecordingTransport } from "../support/recording-transport.js";
 
-/** A transport that records what the server sends and lets the test deliver requests. */
-class Recorder implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  readonly sent: JSONRPCMessage[] = [];
-  private waiter?: () => void;
-  start = async (): Promise<void> => undefined;
-  close = async (): Promise<void> => this.onclose?.();
-  send = async (message: JSONRPCMessage): Promise<void> => {
-    this.sent.push(message);
-    this.waiter?.();
-  };
-  async request(message: JSONRPCMessage): Promise<Record<string, unknown>> {
-    const answered = new Promise<void>((resolve) => (this.waiter = resolve));
-    this.onmessage?.(message);
-    await answered;
-    return this.sent[this.sent.length - 1] as unknown as Record<string, unknown>;
-  }
-}
-
-async function serve(skip: boolean): Promise<{ transport: Recorder; result: { content: []; structuredContent: { n: number } } }> {
+async function serve(skip: boolean): Promise<{ transport: RecordingTransport; result: { content: []; structuredContent: { n: number } } }> {
   const mcp = new McpServer({ name: "t", version: "0" });
   if (skip) skipResultRecheck(mcp);
   const result = { content: [] as [], structuredContent: { n: 1 } };
   mcp.registerTool("t", { inputSchema: {} }, () => result);
-  const transport = new Recorder();
+  const transport = new RecordingTransport();
   await mcp.connect(transport);
   await transport.request({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } });
   return { transport, result };
