@@ -8,7 +8,7 @@ import { isJSONRPCRequest, JSONRPCMessageSchema, type JSONRPCMessage } from "@mo
 import { connectRouted, plainRequest } from "../../src/mcp/request-route.js";
 import { RecordingTransport } from "../support/recording-transport.js";
 
-/** Every combination of these members' values (absent included): 5 × 7 × 4 × 9 × 4 messages. */
+/** Every combination of these members' values (absent included): 5 × 10 × 4 × 9 × 4 messages. */
 const VALUES = {
   jsonrpc: [undefined, "2.0", "1.0", 2, null],
   id: [undefined, 0, 7, -3, "a", "", 1.5, 2 ** 60, null, true],
