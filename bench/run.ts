@@ -6,6 +6,7 @@ import { cpus, totalmem } from "node:os";
 import { formatMachine, formatTable, parseArgs, toReport, type Machine, type Result } from "./lib/format.js";
 import { flood } from "./flood.js";
 import { idle } from "./idle.js";
+import { readCost } from "./read-cost.js";
 import { wake } from "./wake.js";
 import { memory } from "./memory.js";
 import { soak } from "./soak.js";
@@ -23,7 +24,7 @@ type Figure = (quick: boolean) => Promise<Result[]>;
 
 const FIGURES: Array<[string, string, Figure]> = [
   ["1", "flood ingest", flood],
-  ["2", "idle read", idle],
+  ["2", "idle read, a read's own work", async (quick) => [...(await idle(quick)), ...(await readCost(quick))]],
   ["3", "wake latency", wake],
   ["4", "memory", memory],
   ["5", "soak", soak],

@@ -4,12 +4,14 @@
 import type { IBuffer, IBufferLine } from "@xterm/headless";
 import type { ScreenSnapshot } from "./snapshot.js";
 import { lineStyles, lineToAnsi } from "./style.js";
+import { cellText } from "./xterm-internals.js";
 
 /** A line's text, trailing blanks removed; "" for a line the buffer does not hold. */
 export function textOf(line: IBufferLine | undefined, cols: number): string {
   // Pass cols: after a shrink, stale cells beyond the new width remain in the line (xterm 6.0).
   // Written spaces are content to xterm; trim them too, as capture-pane -p does.
-  return line ? line.translateToString(true, 0, cols).replace(/ +$/, "") : "";
+  if (!line) return "";
+  return cellText(line, cols) ?? line.translateToString(true, 0, cols).replace(/ +$/, "");
 }
 
 /** The `rows` visible rows of `buffer` as text. */

@@ -206,6 +206,25 @@ export class Screen implements ParseTarget {
     return textOf(this.buffers.normal.getLine(index), this.cols);
   }
 
+  /**
+   * lineText for many lines in one go (a read's changed rows, a thousand in a flood): where the
+   * lines sit is looked up once, not per line. Valid until the screen next parses or resizes.
+   */
+  lineReader(): (line: number) => string | undefined {
+    const top = this.top;
+    const { rows, cols } = this;
+    const held = this.lines.held;
+    const active = this.buffers.active;
+    const normal = this.buffers.normal;
+    const base = active.baseY;
+    return (line) => {
+      if (line >= top && line < top + rows) return textOf(active.getLine(base + line - top), cols);
+      const index = line - held;
+      if (line >= top || index < 0) return undefined;
+      return textOf(normal.getLine(index), cols);
+    };
+  }
+
   /** The visible rows as text. */
   visibleRows(): string[] {
     return visibleText(this.buffers.active, this.cols, this.rows);

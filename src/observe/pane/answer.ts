@@ -1,7 +1,7 @@
 // One read's answer, shaped: what the observer gathered since a cursor (changed rows, raw text,
 // gaps, heals) cut to the reader's limits, with the text view's patch from the screen the reader
 // holds to the screen now. Pure: the observer gathers, this file only builds the Delta.
-import type { Delta, MissedReason, PaneExit, ReadLimits, Row } from "../read/delta.js";
+import type { Delta, MissedReason, PaneExit, PatchRow, ReadLimits, Row } from "../read/delta.js";
 import { afterRaw, applyLimits } from "../read/limits.js";
 import { patchScreen } from "../read/screen-patch.js";
 import type { Frame } from "./frames.js";
@@ -37,7 +37,9 @@ export interface News {
 export function newsAnswer(standing: Standing, news: News, limits: ReadLimits): Delta {
   const limited = applyLimits(news.rows, news.raw, limits);
   const top = standing.screen.top;
-  const history = news.rows.flatMap((row) => (row.line < top ? [{ row: row.line - top, text: row.text }] : []));
+  // A loop, not flatMap: a flood read has a thousand history lines, and flatMap made an array for each.
+  const history: PatchRow[] = [];
+  for (const row of news.rows) if (row.line < top) history.push({ row: row.line - top, text: row.text });
   return {
     paneId: standing.paneId,
     cursor: standing.cursor,

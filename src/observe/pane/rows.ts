@@ -16,6 +16,8 @@ export interface LineSource {
   readonly alternate: boolean;
   rowText(y: number): string;
   lineText(line: number): string | undefined;
+  /** lineText for many lines at once, until the source next changes (Screen.lineReader). */
+  lineReader?(): (line: number) => string | undefined;
   /**
    * Called once per update: whether screen row `y` may differ from that row at the previous update
    * (rows it rules out are not read again). Without it, every row is read.
@@ -126,10 +128,11 @@ export class RowTracker {
     const rows: Row[] = [];
     const from = Math.max(this.base, source.firstLine);
     const end = this.base + this.seqs.length - this.head;
+    const lineText = source.lineReader?.() ?? ((line: number) => source.lineText(line));
     for (let line = from; line < end; line++) {
       const stamp = this.seqs[line - this.base + this.head] ?? 0;
       if (Math.abs(stamp) <= seq) continue;
-      const text = source.lineText(line);
+      const text = lineText(line);
       if (text !== undefined && (stamp > 0 || text !== "")) rows.push({ line, text });
     }
     let lostLines = 0;

@@ -168,6 +168,20 @@ describe("Screen.lookAtRows", () => {
     screen.resize(10, 4);
     expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2, 3]);
   });
+
+  it("reads many lines in one go as lineText reads each: history, screen, trimmed, under the alternate screen", async () => {
+    const screen = new Screen({ cols: 20, rows: 4, scrollback: 6 });
+    const same = (): void => {
+      const read = screen.lineReader();
+      for (let line = screen.firstLine - 3; line < screen.top + screen.rows + 3; line++) expect(read(line), `line ${line}`).toBe(screen.lineText(line));
+    };
+    await written(screen, lines(30));
+    same();
+    await written(screen, "\x1b[?1049h\x1b[Halt 1\r\nalt 2");
+    same();
+    await written(screen, "\x1b[?1049l\x1b[2J\x1b[3J");
+    same();
+  });
 });
 
 describe("a screen whose emulator fails", () => {
