@@ -10,6 +10,11 @@
 //
 // A detach counts as over once tmux has answered a command sent after its client ended: tmux runs
 // its global queue (where the notification waits) before any client's commands in the same turn.
+//
+// One set of turns per tmux server object (attachTurnsFor), shared by every client we attach to
+// it: the watching clients (sessions.ts) and the quiet client (watch/confirm/quiet-client.ts).
+
+import { PROBE_TIMEOUT_MS } from "./timeouts.js";
 
 export class AttachTurns {
   private readonly attaching = new Set<Promise<void>>();
@@ -42,4 +47,21 @@ export class AttachTurns {
     this.detaching = Promise.all([before, done.catch(() => undefined)]).then(() => undefined);
     return done;
   }
+}
+
+/** What the turns need of a tmux server: one round trip (TmuxServer.run). */
+export interface TurnsServer {
+  run(args: readonly string[], options: { timeoutMs: number }): Promise<unknown>;
+}
+
+const perServer = new WeakMap<TurnsServer, AttachTurns>();
+
+/** The attach turns of every control client we start on `server` (the same object, the same turns). */
+export function attachTurnsFor(server: TurnsServer): AttachTurns {
+  let turns = perServer.get(server);
+  if (turns === undefined) {
+    turns = new AttachTurns(() => server.run(["display-message", "-p", ""], { timeoutMs: PROBE_TIMEOUT_MS }));
+    perServer.set(server, turns);
+  }
+  return turns;
 }

@@ -2,10 +2,9 @@
 // last holder releases it (after an optional grace delay), dropped when its tmux client exits so
 // the next acquire starts a fresh one.
 
-import { AttachTurns } from "./attach-turns.js";
+import { attachTurnsFor, type AttachTurns } from "./attach-turns.js";
 import { ControlClient, type ControlClientOptions } from "./client.js";
 import type { TmuxServer } from "./server.js";
-import { PROBE_TIMEOUT_MS } from "./timeouts.js";
 
 export interface SessionLease {
   client: ControlClient;
@@ -38,7 +37,7 @@ export class SessionRegistry {
 
   constructor(options: SessionRegistryOptions) {
     this.options = options;
-    this.turns = new AttachTurns(() => options.server.run(["display-message", "-p", ""], { timeoutMs: PROBE_TIMEOUT_MS }));
+    this.turns = attachTurnsFor(options.server);
   }
 
   /** Sessions with a live (or starting) client. */

@@ -10,6 +10,7 @@ import { parseExit } from "../../tmux/exit.js";
 import { TmuxFormat } from "../../tmux/format.js";
 import type { TmuxServer } from "../../tmux/server.js";
 import { PROBE_TIMEOUT_MS } from "../../tmux/timeouts.js";
+import { attachTurnsFor } from "../../tmux/attach-turns.js";
 
 /** What tmux says of one pane. */
 export interface PaneLife {
@@ -95,7 +96,7 @@ export class QuietClient {
     if (this.timer) clearTimeout(this.timer);
     this.askers.clear();
     const client = this.client ?? (await this.starting?.catch(() => undefined));
-    await client?.close();
+    if (client) await attachTurnsFor(this.options.server).detach(() => client.close());
   }
 
   private schedule(): void {
@@ -140,12 +141,15 @@ export class QuietClient {
     if (this.starting) return this.starting;
     if (session === undefined) return Promise.reject(new Error("no session to attach the quiet client to"));
     const start = this.options.start ?? ((o: ControlClientOptions) => ControlClient.start(o));
-    const starting = start({ ...this.options.client, server: this.options.server, session, noOutput: true, pauseAfterSeconds: 0, autoContinue: false, nudgeAfterMs: 0 });
+    // In turn with the watching clients' attaches and detaches (tmux/attach-turns.ts: 3.2a–3.6a crash).
+    const starting = attachTurnsFor(this.options.server).attach(() =>
+      start({ ...this.options.client, server: this.options.server, session, noOutput: true, pauseAfterSeconds: 0, autoContinue: false, nudgeAfterMs: 0 }),
+    );
     this.starting = starting;
     starting.then(
       (client) => {
         this.starting = undefined;
-        if (this.closed) void client.close();
+        if (this.closed) void attachTurnsFor(this.options.server).detach(() => client.close());
         else this.client = client;
       },
       (error: unknown) => {
