@@ -11,6 +11,7 @@ import { ControlParser } from "./protocol.js";
 import { Nudger } from "./nudge.js";
 import { commandsLine } from "./quote.js";
 import type { TmuxServer } from "./server.js";
+import { PROBE_TIMEOUT_MS } from "./timeouts.js";
 
 /** What the client needs of a spawned process; the default spawns tmux through execa. */
 export interface ControlProcess {
@@ -110,6 +111,9 @@ export class ControlClient {
   private handshake: Group | null;
   private exitReason: string | undefined;
   private ending = false;
+  private closing: Promise<void> | undefined;
+  /** Attached with `-f no-output`: tmux queues no output for it, so it has nothing to pause on close. */
+  private readonly noOutput: boolean;
   private stderrTail = "";
   private readonly nudger: Nudger | undefined;
 
@@ -118,6 +122,7 @@ export class ControlClient {
     this.proc = proc;
     this.handshake = handshake;
     this.autoContinue = options.autoContinue ?? true;
+    this.noOutput = options.noOutput === true;
     this.commandTimeoutMs = options.commandTimeoutMs ?? options.server.commandTimeoutMs;
     this.parser = new ControlParser({ maxLineBytes: options.maxLineBytes });
     const nudgeAfterMs = options.nudgeAfterMs ?? DEFAULT_NUDGE_AFTER_MS;
@@ -238,18 +243,43 @@ export class ControlClient {
     this.send([NUDGE], { timeoutMs: 60_000 }, true).catch(() => undefined);
   }
 
-  /** Detach (end tmux's stdin, which tmux 3.3a takes as detach) and make sure the process ends. */
-  async close(): Promise<void> {
-    if (!this.ending) {
-      this.ending = true;
-      this.nudger?.dispose();
-      this.rejectAll("the control client was closed");
-      this.proc.stdin.end();
-      const timer = setTimeout(() => this.proc.kill("SIGTERM"), 2000);
-      await this.exited;
-      clearTimeout(timer);
-    }
+  /**
+   * Detach (end tmux's stdin, which tmux takes as detach, after pausing every pane: see
+   * pauseEveryPane) and make sure the process ends. Idempotent.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.detach();
+    return this.closing;
+  }
+
+  /** tmux lets a control client go once its stdin closes; its panes are paused for it first. */
+  private async detach(): Promise<void> {
+    if (!this.closed && !this.noOutput && this.handshake === null) await this.pauseEveryPane();
+    this.ending = true;
+    this.nudger?.dispose();
+    this.rejectAll("the control client was closed");
+    this.proc.stdin.end();
+    const timer = setTimeout(() => this.proc.kill("SIGTERM"), 2000);
     await this.exited;
+    clearTimeout(timer);
+  }
+
+  /**
+   * tmux 3.2a–3.7c (control.c): once a control client's stdin has closed, a pane's new output is
+   * ignored for it, which moves the client's read offset past bytes that output blocks still queued
+   * for it count; should tmux write to the client in that same turn of its loop, the next block
+   * finds "not enough data" and tmux's server exits. A pause (`refresh-client -A %P:pause`)
+   * discards the pane's queued blocks, so a client that pauses every pane of its session before it
+   * closes its stdin leaves none behind, however its panes flood. Best effort, bounded: a client
+   * that cannot answer is closed anyway. docs/faults.md.
+   */
+  private async pauseEveryPane(): Promise<void> {
+    try {
+      const panes = (await this.command(["list-panes", "-s", "-F", "#{pane_id}"], { timeoutMs: PROBE_TIMEOUT_MS })).filter((id) => /^%\d+$/.test(id));
+      if (panes.length > 0) await this.command(["refresh-client", ...panes.flatMap((id) => ["-A", `${id}:pause`])], { timeoutMs: PROBE_TIMEOUT_MS });
+    } catch {
+      // Closed anyway: what the pause would have spared is tmux's to fix.
+    }
   }
 
   private dispatch(events: ControlEvent[]): void {

@@ -227,6 +227,30 @@ describe("ControlClient against a real tmux server", () => {
     }
   });
 
+  it("closes behind two flooding panes: it pauses both for itself first, and tmux's server lives on", { timeout: 60_000 }, async () => {
+    // tmux 3.2a–3.7c could exit when a control client's stdin closed with output still queued for
+    // it while a pane printed on (ControlClient.pauseEveryPane): the pause leaves nothing queued.
+    const t = await startServer();
+    let proc: ControlProcess | undefined;
+    const client = await ControlClient.start({ server: t.server, session: t.session, pauseAfterSeconds: 0, spawn: (f, a) => (proc = defaultSpawn(f, a)) });
+    const panes = [await newPane(client, "yes first flood"), await newPane(client, "yes second flood")];
+    const [main = ""] = await t.run(["display-message", "-p", "-t", t.session, "#{pane_id}"]);
+    const pauses: string[] = [];
+    client.on((e) => {
+      if (e.type === "pause" && e.requested === true) pauses.push(e.paneId);
+    });
+    for (const pane of panes) await nextEvent(client, isType("output", pane), 10_000);
+    // Behind: tmux queues the floods' output for it while its pipe is full.
+    proc?.stdout.pause();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    proc?.stdout.resume();
+    await client.close();
+    expect(pauses.sort()).toEqual([main, ...panes].sort());
+    expect(await t.run(["display-message", "-p", "alive"])).toEqual(["alive"]);
+    // Its process has ended; tmux lets go of the client on its next turn.
+    await waitFor(async () => !(await t.run(["list-clients", "-F", "#{client_control_mode}"])).includes("1"), 10_000, "the client to go");
+  });
+
   it("refuses to attach to a session that does not exist, naming it", async () => {
     const t = await startServer();
     await expect(ControlClient.start({ server: t.server, session: "nosuch" })).rejects.toMatchObject({ kind: "tmux-exited", message: expect.stringContaining("nosuch") });
