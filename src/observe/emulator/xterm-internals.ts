@@ -148,14 +148,14 @@ const HAS_CONTENT = CODEPOINT | COMBINED;
 const WIDTH_SHIFT = 22;
 const SPACE = 0x20;
 
-/** One row's characters, reused: rows are at most the emulated width (geometry.ts), wide ones fewer. */
+/** One row's characters, reused (grown for a wider row: at most the emulated width, geometry.ts). */
 let latin1 = Buffer.alloc(1024);
 let units = new Uint16Array(1024);
 
 /**
  * What `line.translateToString(true, 0, cols)` returns with its trailing spaces removed, read
  * straight from the cells. Reading rows' text is most of a flood read's work, and xterm builds it
- * one cell at a time by string concatenation: this is several times faster. Undefined when the line
+ * one cell at a time by string concatenation: this is about twice as fast. Undefined when the line
  * holds a combined character (its text lives elsewhere) or when the cells cannot be read (another
  * xterm): the caller then asks xterm.
  */
