@@ -10,7 +10,7 @@ import { parseExit } from "../../tmux/exit.js";
 import { TmuxFormat } from "../../tmux/format.js";
 import type { TmuxServer } from "../../tmux/server.js";
 import { PROBE_TIMEOUT_MS } from "../../tmux/timeouts.js";
-import { attachTurnsFor } from "../../tmux/attach-turns.js";
+import { attachTurnsFor, type AttachTurns } from "../../tmux/attach-turns.js";
 
 /** What tmux says of one pane. */
 export interface PaneLife {
@@ -67,7 +67,12 @@ export class QuietClient {
   /** Questions asked (the bench counts them). */
   questions = 0;
 
-  constructor(private readonly options: QuietClientOptions) {}
+  /** Attaches and detaches in turn with the watching clients (tmux/attach-turns.ts: 3.2a–3.6a crash). */
+  private readonly turns: AttachTurns;
+
+  constructor(private readonly options: QuietClientOptions) {
+    this.turns = attachTurnsFor(options.server);
+  }
 
   /** Whether questions go to the quiet client now (else watches ask through their own). */
   get available(): boolean {
@@ -96,7 +101,7 @@ export class QuietClient {
     if (this.timer) clearTimeout(this.timer);
     this.askers.clear();
     const client = this.client ?? (await this.starting?.catch(() => undefined));
-    if (client) await attachTurnsFor(this.options.server).detach(() => client.close());
+    if (client) await this.detach(client);
   }
 
   private schedule(): void {
@@ -141,15 +146,14 @@ export class QuietClient {
     if (this.starting) return this.starting;
     if (session === undefined) return Promise.reject(new Error("no session to attach the quiet client to"));
     const start = this.options.start ?? ((o: ControlClientOptions) => ControlClient.start(o));
-    // In turn with the watching clients' attaches and detaches (tmux/attach-turns.ts: 3.2a–3.6a crash).
-    const starting = attachTurnsFor(this.options.server).attach(() =>
+    const starting = this.turns.attach(() =>
       start({ ...this.options.client, server: this.options.server, session, noOutput: true, pauseAfterSeconds: 0, autoContinue: false, nudgeAfterMs: 0 }),
     );
     this.starting = starting;
     starting.then(
       (client) => {
         this.starting = undefined;
-        if (this.closed) void attachTurnsFor(this.options.server).detach(() => client.close());
+        if (this.closed) void this.detach(client);
         else this.client = client;
       },
       (error: unknown) => {
@@ -159,6 +163,10 @@ export class QuietClient {
       },
     );
     return starting;
+  }
+
+  private detach(client: ControlClient): Promise<void> {
+    return this.turns.detach(() => client.close());
   }
 }
 
