@@ -4,7 +4,7 @@
 import type { IBuffer, IBufferLine } from "@xterm/headless";
 import type { ScreenSnapshot } from "./snapshot.js";
 import { lineStyles, lineToAnsi } from "./style.js";
-import { cellText } from "./xterm-internals.js";
+import { cellBlank, cellText } from "./xterm-internals.js";
 
 /** A line's text, trailing blanks removed; "" for a line the buffer does not hold. */
 export function textOf(line: IBufferLine | undefined, cols: number): string {
@@ -12,6 +12,12 @@ export function textOf(line: IBufferLine | undefined, cols: number): string {
   // Written spaces are content to xterm; trim them too, as capture-pane -p does.
   if (!line) return "";
   return cellText(line, cols) ?? line.translateToString(true, 0, cols).replace(/ +$/, "");
+}
+
+/** Whether textOf(line, cols) is "" (undefined: the buffer does not hold the line). */
+export function blankOf(line: IBufferLine | undefined, cols: number): boolean | undefined {
+  if (!line) return undefined;
+  return cellBlank(line, cols) ?? textOf(line, cols) === "";
 }
 
 /** The `rows` visible rows of `buffer` as text. */

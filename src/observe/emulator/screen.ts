@@ -1,6 +1,6 @@
 // One headless terminal (xterm.js) per pane: applies a pane's bytes and answers what it shows,
 // with absolute line numbers that follow lines as they scroll and survive scrollback trimming.
-import type { Terminal as XTerminal } from "@xterm/headless";
+import type { IBufferLine, Terminal as XTerminal } from "@xterm/headless";
 import type { ScreenSnapshot } from "./snapshot.js";
 import type { WidthPolicy } from "../widths/policy.js";
 import { planFloodSkip } from "./flood-skip.js";
@@ -10,7 +10,7 @@ import { shareModes, type SharedModes } from "./shared-modes.js";
 import { LineNumbers } from "./line-numbers.js";
 import { SLICE_BYTES, WriteScheduler, type ParseTarget } from "./scheduler.js";
 import { newTerminal } from "./terminal.js";
-import { displayedText, historyText, snapshotOf, textOf, visibleAnsi, visibleText } from "./buffer-text.js";
+import { blankOf, displayedText, historyText, snapshotOf, textOf, visibleAnsi, visibleText } from "./buffer-text.js";
 
 export const DEFAULT_SCROLLBACK = 1000;
 
@@ -211,17 +211,37 @@ export class Screen implements ParseTarget {
    * lines sit is looked up once, not per line. Valid until the screen next parses or resizes.
    */
   lineReader(): (line: number) => string | undefined {
+    const cols = this.cols;
+    const lineAt = this.lineFinder();
+    return (line) => {
+      const found = lineAt(line);
+      return found === undefined ? undefined : textOf(found ?? undefined, cols);
+    };
+  }
+
+  /** Whether lines read as "" (undefined: not held), as lineReader finds them (a read's count of rows it cuts). */
+  blankReader(): (line: number) => boolean | undefined {
+    const cols = this.cols;
+    const lineAt = this.lineFinder();
+    return (line) => {
+      const found = lineAt(line);
+      return found === undefined ? undefined : (blankOf(found ?? undefined, cols) ?? true);
+    };
+  }
+
+  /** xterm's line holding an absolute line (null: held but xterm has none; undefined: trimmed or below the screen). */
+  private lineFinder(): (line: number) => IBufferLine | null | undefined {
     const top = this.top;
-    const { rows, cols } = this;
+    const rows = this.rows;
     const held = this.lines.held;
     const active = this.buffers.active;
     const normal = this.buffers.normal;
     const base = active.baseY;
     return (line) => {
-      if (line >= top && line < top + rows) return textOf(active.getLine(base + line - top), cols);
+      if (line >= top && line < top + rows) return active.getLine(base + line - top) ?? null;
       const index = line - held;
       if (line >= top || index < 0) return undefined;
-      return textOf(normal.getLine(index), cols);
+      return normal.getLine(index) ?? null;
     };
   }
 

@@ -190,6 +190,26 @@ export function cellText(line: unknown, cols: number): string | undefined {
   return kept === 0 ? "" : latin1.toString("latin1", 0, kept);
 }
 
+/**
+ * Whether cellText would read the row as "" (no character but spaces in its first `cols` cells),
+ * without making its text: a read counts the changed rows its limits cut without reading them.
+ * Undefined when the cells cannot be read (another xterm): the caller then reads the text.
+ */
+export function cellBlank(line: unknown, cols: number): boolean | undefined {
+  const cells = (line as { _line?: LineCells } | undefined)?._line;
+  const data = cells?._data;
+  const length = cells?.length;
+  if (!(data instanceof Uint32Array) || typeof length !== "number") return undefined;
+  const end = Math.min(length, data.length / 3, cols);
+  for (let x = 0; x < end; x++) {
+    const content = data[x * 3] as number;
+    const code = content & CODEPOINT;
+    // A combined character is text; so is any code point but an empty cell's 0 and a space.
+    if (content & COMBINED || (code !== 0 && code !== SPACE)) return false;
+  }
+  return true;
+}
+
 /** cellText for a row with characters beyond Latin-1: as UTF-16 units. */
 function wideText(data: Uint32Array, end: number): string | undefined {
   if (units.length < end * 2) units = new Uint16Array(end * 2);

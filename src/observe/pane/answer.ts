@@ -3,7 +3,7 @@
 // holds to the screen now. Pure: the observer gathers, this file only builds the Delta.
 import type { Delta, MissedReason, PaneExit, PatchRow, ReadLimits, Row } from "../read/delta.js";
 import { afterRaw, applyLimits } from "../read/limits.js";
-import { patchScreen } from "../read/screen-patch.js";
+import { NO_HISTORY, patchScreen, type History } from "../read/screen-patch.js";
 import type { Frame } from "./frames.js";
 
 /** What every answer says besides its news: whose it is, where to go on from, how the pane stands. */
@@ -20,8 +20,12 @@ export interface Standing {
 
 /** What changed since a cursor. */
 export interface News {
-  /** Rows changed since, by absolute line (history lines included). */
+  /** Rows changed since, by absolute line (history lines included): all, or the lowest of them. */
   rows: Row[];
+  /** Changed history lines above `rows`, left unread because the limits cut them (rows.ts). */
+  above: number;
+  /** Every changed row, read when a part of the answer needs them all (the patch's offscreen search). */
+  everyRow(): Row[];
   /** The escape-stripped text since, and its size before stripping. */
   raw: string;
   rawBytes: number;
@@ -36,10 +40,9 @@ export interface News {
 /** The answer to a cursor the observer continues. */
 export function newsAnswer(standing: Standing, news: News, limits: ReadLimits): Delta {
   const limited = applyLimits(news.rows, news.raw, limits);
+  limited.truncated.rows += news.above;
   const top = standing.screen.top;
-  // A loop, not flatMap: a flood read has a thousand history lines, and flatMap made an array for each.
-  const history: PatchRow[] = [];
-  for (const row of news.rows) if (row.line < top) history.push({ row: row.line - top, text: row.text });
+  const history: History = { rows: historyRows(news.rows, top), above: news.above, all: () => historyRows(news.everyRow(), top) };
   return {
     paneId: standing.paneId,
     cursor: standing.cursor,
@@ -56,6 +59,14 @@ export function newsAnswer(standing: Standing, news: News, limits: ReadLimits): 
     truncated: limited.truncated,
     patch: patchScreen(news.shown, standing.frame, history, afterRaw(limits, limited.raw), limited.raw),
   };
+}
+
+/** The history lines among `rows` (above the screen's `top`), by screen row. */
+function historyRows(rows: readonly Row[], top: number): PatchRow[] {
+  // A loop, not flatMap: a flood read has a thousand history lines, and flatMap made an array for each.
+  const history: PatchRow[] = [];
+  for (const row of rows) if (row.line < top) history.push({ row: row.line - top, text: row.text });
+  return history;
 }
 
 /** A watch's first answer (or one after a discontinuity): the visible screen, down to the last non-blank row or the cursor row. */
@@ -83,7 +94,7 @@ export function firstAnswer(standing: Standing, visible: readonly string[], limi
     ...(reason ? { reason } : {}),
     ...ending(standing),
     truncated: limited.truncated,
-    patch: patchScreen(undefined, standing.frame, [], limits),
+    patch: patchScreen(undefined, standing.frame, NO_HISTORY, limits),
   };
 }
 

@@ -14,7 +14,7 @@ import { Wakeup } from "./wakeup.js";
 import type { WidthPolicy } from "../widths/policy.js";
 import { PaneCursors, type PaneIdentity } from "./cursors.js";
 import { READ_CATCH_UP_MS, Replica, type OnStale } from "./replica.js";
-import { firstAnswer, newsAnswer, type Standing } from "./answer.js";
+import { firstAnswer, newsAnswer, type News, type Standing } from "./answer.js";
 import { Taps, type PaneTap } from "./tap.js";
 
 export type { PaneIdentity } from "./cursors.js";
@@ -317,10 +317,22 @@ export class PaneObserver {
       missed ??= "overflow";
       missedBytes += stripped.missed;
     }
-    const changes = replica.changedSince(fields.seq);
+    // Only the rows the limits can keep are read out (a flood read's thousand lines cost most).
+    const bound = limits.maxLines === undefined && limits.maxBytes === undefined ? undefined : { lines: limits.maxLines, bytes: limits.maxBytes };
+    const changes = replica.changedSince(fields.seq, bound);
     if (changes.lostLines > 0) missed ??= "overflow";
     const healed = this.heals.since(fields.seq);
-    const news = { rows: changes.rows, raw: stripped.text, rawBytes: stripped.bytes, missed, missedBytes, healed, shown: replica.frameAt(fields.seq) };
+    const news: News = {
+      rows: changes.rows,
+      above: changes.above,
+      everyRow: () => replica.changedSince(fields.seq).rows,
+      raw: stripped.text,
+      rawBytes: stripped.bytes,
+      missed,
+      missedBytes,
+      healed,
+      shown: replica.frameAt(fields.seq),
+    };
     return newsAnswer(this.standing(stripped.state), news, limits);
   }
 

@@ -3,7 +3,7 @@
 // tmux's screen again), and diffed into the row tracker when readers need it: each change of the
 // rows is a new render sequence and a frame. The observer around it answers the reads.
 import type { Delta, MissedReason } from "../read/delta.js";
-import { RowTracker, type Changes } from "./rows.js";
+import { RowTracker, type Changes, type RowBound } from "./rows.js";
 import { beyondCap, emulatedSize, type Geometry } from "../emulator/geometry.js";
 import { Screen } from "../emulator/screen.js";
 import { seedBytes, type ScreenState } from "../emulator/seed.js";
@@ -196,9 +196,9 @@ export class Replica {
     return undefined;
   }
 
-  /** Rows changed since `seq` (a cursor's), with the lines that scrolled away unread. */
-  changedSince(seq: number): Changes {
-    return this.tracker.changedSince(seq, this.current);
+  /** Rows changed since `seq` (a cursor's), with the lines that scrolled away unread (RowTracker.changedSince). */
+  changedSince(seq: number, bound?: RowBound): Changes {
+    return this.tracker.changedSince(seq, this.current, bound);
   }
 
   /** The screen a reader at `seq` was shown, if still kept. */

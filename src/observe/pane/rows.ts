@@ -1,6 +1,7 @@
 // Row tracking: which absolute lines changed at which render sequence. Pure: it diffs row texts
 // that a LineSource (the screen) hands it, so it is tested without a terminal.
 import type { Row } from "../read/delta.js";
+import { historyRowFloor } from "../read/limits.js";
 
 /** What the tracker reads from the screen. Absolute line numbers, as in Screen. */
 export interface LineSource {
@@ -18,6 +19,8 @@ export interface LineSource {
   lineText(line: number): string | undefined;
   /** lineText for many lines at once, until the source next changes (Screen.lineReader). */
   lineReader?(): (line: number) => string | undefined;
+  /** Whether lines read as "" without reading them (undefined: not held); else lineText is asked. */
+  blankReader?(): (line: number) => boolean | undefined;
   /**
    * Called once per update: whether screen row `y` may differ from that row at the previous update
    * (rows it rules out are not read again). Without it, every row is read.
@@ -25,8 +28,20 @@ export interface LineSource {
   lookAtRows?(): (y: number) => boolean;
 }
 
+/**
+ * How much of a read's changed rows its limits can keep: at most `lines` rows and `bytes` of rows
+ * (limits.ts), from the bottom. A limit left out keeps everything.
+ */
+export interface RowBound {
+  lines?: number | undefined;
+  bytes?: number | undefined;
+}
+
 export interface Changes {
+  /** Changed lines, top to bottom: all of them, or with a bound the lowest that it can keep and more. */
   rows: Row[];
+  /** Changed lines above `rows` that a bound left unread: history lines, counted, not read. */
+  above: number;
   /** Lines that changed after the sequence but scrolled out of the emulator before anyone read them. */
   lostLines: number;
 }
@@ -123,21 +138,53 @@ export class RowTracker {
     return this.shown;
   }
 
-  /** Lines changed after `seq`, top to bottom, with their current text. */
-  changedSince(seq: number, source: LineSource): Changes {
-    const rows: Row[] = [];
+  /**
+   * Lines changed after `seq`, top to bottom, with their current text. A flood read has a thousand
+   * and its limits keep a few hundred: with a `bound`, text is read from the bottom up only until
+   * the history lines read already exceed it (so does any read of the text view's patch, which
+   * lists history lines below the screen's rows), and the lines above are counted without it.
+   */
+  changedSince(seq: number, source: LineSource, bound?: RowBound): Changes {
     const from = Math.max(this.base, source.firstLine);
     const end = this.base + this.seqs.length - this.head;
     const lineText = source.lineReader?.() ?? ((line: number) => source.lineText(line));
-    for (let line = from; line < end; line++) {
+    const maxLines = bound?.lines ?? Infinity;
+    const maxBytes = bound?.bytes ?? Infinity;
+    const top = source.top;
+    const rows: Row[] = [];
+    let historyLines = 0;
+    let historyBytes = 0;
+    let line = end - 1;
+    for (; line >= from && historyLines <= maxLines && historyBytes <= maxBytes; line--) {
       const stamp = this.seqs[line - this.base + this.head] ?? 0;
       if (Math.abs(stamp) <= seq) continue;
       const text = lineText(line);
-      if (text !== undefined && (stamp > 0 || text !== "")) rows.push({ line, text });
+      if (text === undefined || (stamp < 0 && text === "")) continue;
+      rows.push({ line, text });
+      if (line < top) {
+        historyLines++;
+        if (maxBytes !== Infinity) historyBytes += historyRowFloor(text, line, top);
+      }
+    }
+    rows.reverse();
+    let above = 0;
+    if (line >= from) {
+      const blank =
+        source.blankReader?.() ??
+        ((at: number) => {
+          const text = lineText(at);
+          return text === undefined ? undefined : text === "";
+        });
+      for (; line >= from; line--) {
+        const stamp = this.seqs[line - this.base + this.head] ?? 0;
+        if (Math.abs(stamp) <= seq) continue;
+        const empty = blank(line);
+        if (empty !== undefined && (stamp > 0 || !empty)) above++;
+      }
     }
     let lostLines = 0;
     for (const entry of this.lost) if (entry.seq > seq) lostLines += entry.count;
-    return { rows, lostLines };
+    return { rows, above, lostLines };
   }
 
   /** Text last seen at an absolute line; never-seen lines read as blank. */

@@ -90,6 +90,16 @@ export function stripEscapes(bytes: Uint8Array, state: StripState): { text: stri
   let o = 0;
 
   for (let i = 0; i < n; i++) {
+    if (mode === GROUND && need === 0 && !cr) {
+      // Most of a pane's output is printable ASCII between escapes: copied in a tight loop.
+      let run = bytes[i] as number;
+      while (run >= 0x20 && run < 0x7f) {
+        out[o++] = run;
+        if (++i === n) break;
+        run = bytes[i] as number;
+      }
+      if (i === n) break;
+    }
     const b = bytes[i] as number;
     if (b < 0x20 && mode <= CSI && need === 0) {
       // A C0 control acts the same in text and inside ESC/CSI (executed); the rest are dropped.

@@ -39,6 +39,11 @@ export function rowBytes(row: { text: string; line?: number; row?: number }): nu
   return sentBytes(row.text) + 20 + String(row.line ?? row.row ?? 0).length;
 }
 
+/** What a history line costs at least, framed by its line number (answer) or by its screen row `line - top` (patch). */
+export function historyRowFloor(text: string, line: number, top: number): number {
+  return sentBytes(text) + 20 + Math.min(String(line).length, String(line - top).length);
+}
+
 /** The longest tail of `text` whose cost fits `budget`, never splitting a surrogate pair. */
 function tailWithin(text: string, budget: number): string {
   let start = text.length;

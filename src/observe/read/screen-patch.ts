@@ -13,10 +13,25 @@ const REGION_SCROLL_COST = 20;
 const ROW_OVERHEAD = 3;
 
 /**
- * The patch from `before` (what the reader holds; undefined when not known) to `now`. `history`:
- * lines above the screen the reader has not seen (negative rows), listed before the screen's rows.
+ * Lines above the screen the reader has not seen (negative rows), listed before the screen's rows:
+ * the lowest of them, as many as the limits can keep, and how many more there are above.
  */
-export function patchScreen(before: Frame | undefined, now: Frame, history: readonly PatchRow[], limits: ReadLimits = {}, raw = ""): ScreenPatch {
+export interface History {
+  readonly rows: readonly PatchRow[];
+  readonly above: number;
+  /** Every one of them (only offscreen's search needs the lines above). */
+  all(): readonly PatchRow[];
+}
+
+export const NO_HISTORY: History = Object.freeze({ rows: [], above: 0, all: () => [] });
+
+/** History lines all read (`above` is 0). */
+export function historyOf(rows: readonly PatchRow[]): History {
+  return { rows, above: 0, all: () => rows };
+}
+
+/** The patch from `before` (what the reader holds; undefined when not known) to `now`. */
+export function patchScreen(before: Frame | undefined, now: Frame, history: History, limits: ReadLimits = {}, raw = ""): ScreenPatch {
   // A resize reflows the screen: the whole screen is sent, with its new size.
   let full = before === undefined || before.rows.length !== now.rows.length || before.cols !== now.cols;
   let scroll: Scroll | undefined;
@@ -34,12 +49,12 @@ export function patchScreen(before: Frame | undefined, now: Frame, history: read
       if (text !== predicted[row]) rows.push({ row, text });
     });
   }
-  const limited = applyLimits(history.length === 0 ? rows : [...history, ...rows], "", limits);
+  const limited = applyLimits(history.rows.length === 0 ? rows : [...history.rows, ...rows], "", limits);
   return {
     full,
     ...(scroll ? { scroll } : {}),
     rows: limited.rows,
-    cut: limited.truncated.rows,
+    cut: limited.truncated.rows + history.above,
     ...(raw === "" || now.alternate ? {} : { offscreen: offscreen(raw, now.rows, history) }),
   };
 }
@@ -57,9 +72,9 @@ const SCAN_CHARS = 2 * 1024 * 1024;
  * scrolled out of a region that keeps no history). Full-screen programs are never counted: their
  * raw output is drawing, the rows are the screen.
  */
-export function offscreen(raw: string, screen: readonly string[], history: readonly PatchRow[]): Offscreen {
+export function offscreen(raw: string, screen: readonly string[], history: History): Offscreen {
   if (raw.length <= SMALL_RAW && shownAsIs(raw, screen, history)) return { frames: 0, bytes: 0 };
-  return searchOffscreen(raw, screen, history);
+  return searchOffscreen(raw, screen, history.all());
 }
 
 /** offscreen's search, line by line through the squashed rows (exported for its tests). */
@@ -106,11 +121,14 @@ const SMALL_RAW = 256;
  * and found within one row as it is. Then offscreen's search finds each too (a row holding the line
  * holds it squashed), so nothing is off screen; otherwise that search decides.
  */
-function shownAsIs(raw: string, screen: readonly string[], history: readonly PatchRow[]): boolean {
+function shownAsIs(raw: string, screen: readonly string[], history: History): boolean {
+  const holds = (rows: readonly PatchRow[], line: string): boolean => rows.some((row) => row.text.includes(line));
   for (const line of raw.split("\n")) {
     if (line === "") continue;
     if (/[\r\x08]/.test(line)) return false;
-    if (!screen.some((row) => row.includes(line)) && !history.some((row) => row.text.includes(line))) return false;
+    if (screen.some((row) => row.includes(line)) || holds(history.rows, line)) continue;
+    // The lines above the ones read are read only now (raw is the newest output: rarely).
+    if (history.above === 0 || !holds(history.all(), line)) return false;
   }
   return true;
 }

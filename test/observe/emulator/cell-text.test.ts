@@ -2,7 +2,7 @@
 // translateToString gives, trailing spaces removed: over random screens of every kind of cell.
 import { describe, expect, it } from "vitest";
 import { newTerminal } from "../../../src/observe/emulator/terminal.js";
-import { cellText, syncWriter } from "../../../src/observe/emulator/xterm-internals.js";
+import { cellBlank, cellText, syncWriter } from "../../../src/observe/emulator/xterm-internals.js";
 import { textOf } from "../../../src/observe/emulator/buffer-text.js";
 import { prng } from "../../support/prng.js";
 
@@ -50,6 +50,7 @@ describe("cellText", () => {
   it("equals translateToString without its trailing spaces, on every line of random screens", () => {
     let fast = 0;
     let lines = 0;
+    let blanks = 0;
     for (let seed = 1; seed <= 150; seed++) {
       const term = screenOf(seed);
       for (const buffer of [term.buffer.normal, term.buffer.alternate]) {
@@ -65,6 +66,9 @@ describe("cellText", () => {
               expect(cells, `seed ${seed}, line ${i}, ${cols} columns`).toBe(xterm);
             }
             expect(textOf(line, cols)).toBe(xterm);
+            // A read counts the rows its limits cut by cellBlank, without their text.
+            expect(cellBlank(line, cols), `seed ${seed}, line ${i}, ${cols} columns: blank`).toBe(xterm === "");
+            blanks += xterm === "" ? 1 : 0;
             lines++;
           }
         }
@@ -73,6 +77,7 @@ describe("cellText", () => {
     }
     // Most lines take the fast path: an xterm whose cells this cannot read fails here, not quietly slow.
     expect(fast).toBeGreaterThan(lines * 0.6);
+    expect(blanks).toBeGreaterThan(lines * 0.1); // both answers were checked often
   });
 
   it("leaves a combined character to xterm, and reads wide and astral ones itself", () => {

@@ -169,11 +169,16 @@ describe("Screen.lookAtRows", () => {
     expect(rowsThat(screen.lookAtRows(), 4)).toEqual([0, 1, 2, 3]);
   });
 
-  it("reads many lines in one go as lineText reads each: history, screen, trimmed, under the alternate screen", async () => {
+  it("reads many lines (and whether each is blank) in one go as lineText reads each: history, screen, trimmed, under the alternate screen", async () => {
     const screen = new Screen({ cols: 20, rows: 4, scrollback: 6 });
     const same = (): void => {
       const read = screen.lineReader();
-      for (let line = screen.firstLine - 3; line < screen.top + screen.rows + 3; line++) expect(read(line), `line ${line}`).toBe(screen.lineText(line));
+      const blank = screen.blankReader();
+      for (let line = screen.firstLine - 3; line < screen.top + screen.rows + 3; line++) {
+        const text = screen.lineText(line);
+        expect(read(line), `line ${line}`).toBe(text);
+        expect(blank(line), `line ${line}: blank`).toBe(text === undefined ? undefined : text === "");
+      }
     };
     await written(screen, lines(30));
     same();

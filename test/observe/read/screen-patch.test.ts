@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Frame } from "../../../src/observe/pane/frames.js";
 import { FrameLog } from "../../../src/observe/pane/frames.js";
 import type { ScreenPatch } from "../../../src/observe/read/delta.js";
-import { bestScroll, offscreen, patchScreen, predict, scrollGain, searchOffscreen, searchScroll } from "../../../src/observe/read/screen-patch.js";
+import { bestScroll, historyOf, NO_HISTORY, offscreen, patchScreen, predict, scrollGain, searchOffscreen, searchScroll } from "../../../src/observe/read/screen-patch.js";
 
 const frame = (rows: string[], cols = 80, alternate = false): Frame => ({ rows, cols, alternate });
 const numbered = (from: number, count: number, prefix = "line"): string[] => Array.from({ length: count }, (_, i) => `${prefix} ${from + i}`);
@@ -21,7 +21,7 @@ describe("patchScreen", () => {
   it("a log that scrolled 3 lines sends the 3 new lines and says `scrolled 3`", () => {
     const before = numbered(0, 10);
     const now = numbered(3, 10);
-    const patch = patchScreen(frame(before), frame(now), []);
+    const patch = patchScreen(frame(before), frame(now), NO_HISTORY);
     expect(patch.scroll).toEqual({ from: 0, to: 9, by: 3 });
     expect(patch.rows.map((r) => r.row)).toEqual([7, 8, 9]);
     expect(apply(before, patch, 10)).toEqual(now);
@@ -30,7 +30,7 @@ describe("patchScreen", () => {
   it("a chat whose region above a fixed status line scrolled sends only the new messages", () => {
     const before = [...numbered(0, 8, "msg"), "── status ──", "> typing"];
     const now = [...numbered(2, 8, "msg"), "── status ──", "> typing"];
-    const patch = patchScreen(frame(before), frame(now), []);
+    const patch = patchScreen(frame(before), frame(now), NO_HISTORY);
     expect(patch.scroll).toEqual({ from: 0, to: 7, by: 2 });
     expect(patch.rows).toEqual([
       { row: 6, text: "msg 8" },
@@ -42,7 +42,7 @@ describe("patchScreen", () => {
   it("a region below a fixed header (the alternate screen: no line numbers move) is found by content", () => {
     const before = ["TITLE", ...numbered(0, 9)];
     const now = ["TITLE", ...numbered(4, 9)];
-    const patch = patchScreen(frame(before, 80, true), frame(now, 80, true), []);
+    const patch = patchScreen(frame(before, 80, true), frame(now, 80, true), NO_HISTORY);
     expect(patch.scroll).toEqual({ from: 1, to: 9, by: 4 });
     expect(patch.rows.map((r) => r.text)).toEqual(numbered(9, 4));
   });
@@ -50,31 +50,31 @@ describe("patchScreen", () => {
   it("a scroll down (reverse index at the top) sends only the line that entered", () => {
     const before = numbered(5, 10);
     const now = numbered(4, 10);
-    const patch = patchScreen(frame(before), frame(now), []);
+    const patch = patchScreen(frame(before), frame(now), NO_HISTORY);
     expect(patch.scroll).toEqual({ from: 0, to: 9, by: -1 });
     expect(patch.rows).toEqual([{ row: 0, text: "line 4" }]);
   });
 
   it("states no scroll when rows changed in place", () => {
     const before = ["a", "b", "c", "d"];
-    const patch = patchScreen(frame(before), frame(["a", "B", "c", "d"]), []);
+    const patch = patchScreen(frame(before), frame(["a", "B", "c", "d"]), NO_HISTORY);
     expect(patch.scroll).toBeUndefined();
     expect(patch.rows).toEqual([{ row: 1, text: "B" }]);
   });
 
   it("sends the whole screen (non-blank rows) when the reader's screen is unknown or the size changed", () => {
     const now = ["a", "", "c", "", ""];
-    expect(patchScreen(undefined, frame(now), [])).toEqual({ full: true, rows: [{ row: 0, text: "a" }, { row: 1, text: "" }, { row: 2, text: "c" }], cut: 0 });
-    expect(patchScreen(frame(["a", "", "c", ""]), frame(now), []).full).toBe(true);
-    expect(patchScreen(frame(now, 100), frame(now, 80), []).full).toBe(true);
+    expect(patchScreen(undefined, frame(now), NO_HISTORY)).toEqual({ full: true, rows: [{ row: 0, text: "a" }, { row: 1, text: "" }, { row: 2, text: "c" }], cut: 0 });
+    expect(patchScreen(frame(["a", "", "c", ""]), frame(now), NO_HISTORY).full).toBe(true);
+    expect(patchScreen(frame(now, 100), frame(now, 80), NO_HISTORY).full).toBe(true);
   });
 
   it("lists history rows first and cuts the topmost rows to the limits, counting them", () => {
     const history = [{ row: -2, text: "old 1" }, { row: -1, text: "old 2" }];
-    const patch = patchScreen(frame(["x", "y"]), frame(["x", "z"]), history, { maxLines: 2 });
+    const patch = patchScreen(frame(["x", "y"]), frame(["x", "z"]), historyOf(history), { maxLines: 2 });
     expect(patch.rows).toEqual([{ row: -1, text: "old 2" }, { row: 1, text: "z" }]);
     expect(patch.cut).toBe(1);
-    expect(patchScreen(frame(["x"]), frame(["yyyy"]), [], { maxBytes: 3 }).cut).toBe(1);
+    expect(patchScreen(frame(["x"]), frame(["yyyy"]), NO_HISTORY, { maxBytes: 3 }).cut).toBe(1);
   });
 
   it("any screen and any change: applying the patch gives exactly the new screen", () => {
@@ -82,7 +82,7 @@ describe("patchScreen", () => {
     const screens = fc.integer({ min: 1, max: 12 }).chain((n) => fc.tuple(fc.array(row, { minLength: n, maxLength: n }), fc.array(row, { minLength: n, maxLength: n })));
     fc.assert(
       fc.property(screens, ([before, now]) => {
-        expect(apply(before, patchScreen(frame(before), frame(now), []), before.length)).toEqual(now);
+        expect(apply(before, patchScreen(frame(before), frame(now), NO_HISTORY), before.length)).toEqual(now);
       }),
       { seed: 7, numRuns: 2000 },
     );
@@ -114,20 +114,20 @@ describe("the bound checked before the scroll search", () => {
 
 describe("offscreen", () => {
   it("counts frames overwritten in place and lines the screen no longer shows, not what it shows", () => {
-    expect(offscreen("\rdl 10%\rdl 20%\rdl 30%\ndone\n", ["dl 30%", "done"], [])).toEqual({ frames: 2, bytes: 12 });
-    expect(offscreen("a1: 10%\na2: 50%\na1: 40%\na2: 90%\n", ["a1: 40%", "a2: 90%"], [])).toEqual({ frames: 2, bytes: 14 });
-    expect(offscreen("one\ntwo\nthree\n", ["two", "three"], [{ row: -1, text: "one" }])).toEqual({ frames: 0, bytes: 0 });
+    expect(offscreen("\rdl 10%\rdl 20%\rdl 30%\ndone\n", ["dl 30%", "done"], NO_HISTORY)).toEqual({ frames: 2, bytes: 12 });
+    expect(offscreen("a1: 10%\na2: 50%\na1: 40%\na2: 90%\n", ["a1: 40%", "a2: 90%"], NO_HISTORY)).toEqual({ frames: 2, bytes: 14 });
+    expect(offscreen("one\ntwo\nthree\n", ["two", "three"], historyOf([{ row: -1, text: "one" }]))).toEqual({ frames: 0, bytes: 0 });
   });
 
   it("finds a line the screen wrapped over two rows", () => {
-    expect(offscreen("abcdefgh\n", ["abcd", "efgh"], [])).toEqual({ frames: 0, bytes: 0 });
+    expect(offscreen("abcdefgh\n", ["abcd", "efgh"], NO_HISTORY)).toEqual({ frames: 0, bytes: 0 });
   });
 
   it("finds wrapped lines in any order, and after a flood of lines long gone from the screen", () => {
     // The second wrapped line sits above the first: the search goes back to the start.
-    expect(offscreen("ijklmnop\nabcdefgh\n", ["abcd", "efgh", "ijkl", "mnop"], [])).toEqual({ frames: 0, bytes: 0 });
+    expect(offscreen("ijklmnop\nabcdefgh\n", ["abcd", "efgh", "ijkl", "mnop"], NO_HISTORY)).toEqual({ frames: 0, bytes: 0 });
     const gone = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join("\n");
-    expect(offscreen(`${gone}\nwrapped here\n`, ["wrap", "ped here"], [])).toEqual({ frames: 3000, bytes: new TextEncoder().encode(gone).length - 2999 });
+    expect(offscreen(`${gone}\nwrapped here\n`, ["wrap", "ped here"], NO_HISTORY)).toEqual({ frames: 3000, bytes: new TextEncoder().encode(gone).length - 2999 });
   });
 });
 
@@ -137,7 +137,7 @@ describe("offscreen's check of short raw against the rows as they are", () => {
     fc.assert(
       fc.property(text, fc.array(text.map((t) => t.replace(/[\r\n]/g, "")), { maxLength: 6 }), fc.array(text.map((t) => t.replace(/[\r\n]/g, "")), { maxLength: 2 }), (raw, screen, above) => {
         const history = above.map((t, i) => ({ row: i - above.length, text: t }));
-        expect(offscreen(raw, screen, history)).toEqual(searchOffscreen(raw, screen, history));
+        expect(offscreen(raw, screen, historyOf(history))).toEqual(searchOffscreen(raw, screen, history));
       }),
       { numRuns: 2000 },
     );
@@ -149,18 +149,18 @@ describe("offscreen's check of short raw against the rows as they are", () => {
       fc.property(text, fc.boolean(), (raw, above) => {
         const lines = raw.split("\n").map((line) => line.replace(/\r/g, ""));
         const history = above ? lines.slice(0, 1).map((t) => ({ row: -1, text: t })) : [];
-        expect(offscreen(raw, lines, history)).toEqual(searchOffscreen(raw, lines, history));
+        expect(offscreen(raw, lines, historyOf(history))).toEqual(searchOffscreen(raw, lines, history));
       }),
       { numRuns: 2000 },
     );
     // A backspace edits the line and a carriage return overwrites it: never "as it is".
-    expect(offscreen("ab\bc", ["ab\bc"], [])).toEqual({ frames: 1, bytes: 4 });
-    expect(offscreen("a\rb", ["a\rb"], [])).toEqual({ frames: 1, bytes: 1 });
+    expect(offscreen("ab\bc", ["ab\bc"], NO_HISTORY)).toEqual({ frames: 1, bytes: 4 });
+    expect(offscreen("a\rb", ["a\rb"], NO_HISTORY)).toEqual({ frames: 1, bytes: 1 });
   });
 
   it("is the path a keystroke's echo takes: found on its row as it is", () => {
-    expect(offscreen("a", ["$ a"], [])).toEqual({ frames: 0, bytes: 0 });
-    expect(offscreen("x\n", ["$ a"], [])).toEqual({ frames: 1, bytes: 1 });
+    expect(offscreen("a", ["$ a"], NO_HISTORY)).toEqual({ frames: 0, bytes: 0 });
+    expect(offscreen("x\n", ["$ a"], NO_HISTORY)).toEqual({ frames: 1, bytes: 1 });
   });
 });
 
