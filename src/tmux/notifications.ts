@@ -121,7 +121,7 @@ function parseOutput(bytes: Uint8Array, at: number, extended: boolean, strict: b
   let i = at;
   while (i < bytes.length && isDigit(bytes[i])) i++;
   if (i === at || i - at > 9) return badOutput(bytes, strict, "bad pane id in output");
-  const paneId = `%${latin1(bytes, at, i)}`;
+  const paneId = paneIdAt(bytes, at, i);
   if (bytes[i] !== 0x20) return badOutput(bytes, strict, "missing space after pane id");
   i++;
   let age: number | undefined;
@@ -130,7 +130,7 @@ function parseOutput(bytes: Uint8Array, at: number, extended: boolean, strict: b
     const ageStart = i;
     while (i < bytes.length && isDigit(bytes[i])) i++;
     if (i === ageStart) return badOutput(bytes, strict, "bad age in extended-output");
-    age = Number(latin1(bytes, ageStart, i));
+    age = digitsAt(bytes, ageStart, i);
     const sep = indexOfColon(bytes, i);
     if (sep === -1) return badOutput(bytes, strict, "missing ' : ' in extended-output");
     i = Math.min(sep + 3, bytes.length);
@@ -138,6 +138,24 @@ function parseOutput(bytes: Uint8Array, at: number, extended: boolean, strict: b
   const data = decodeEscapes(bytes, i);
   if (data === null) return badOutput(bytes, strict, "bad escape in output");
   return age === undefined ? { type: "output", paneId, data } : { type: "output", paneId, data, age };
+}
+
+/** `%N` by N, made once per pane: a flood's thousands of output lines a second share it. */
+const paneIds: string[] = [];
+
+/** The pane id spelled by the digits in [from, to). */
+function paneIdAt(bytes: Uint8Array, from: number, to: number): string {
+  // A leading zero is not how tmux spells an id: kept as written, not cached.
+  if (bytes[from] === 0x30 && to - from > 1) return `%${latin1(bytes, from, to)}`;
+  const n = digitsAt(bytes, from, to);
+  return n < 65536 ? (paneIds[n] ??= `%${n}`) : `%${n}`;
+}
+
+/** The number the decimal digits in [from, to) spell. */
+function digitsAt(bytes: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  for (let k = from; k < to; k++) n = n * 10 + ((bytes[k] as number) - 0x30);
+  return n;
 }
 
 function badOutput(bytes: Uint8Array, strict: boolean, why: string): ControlEvent | null {
@@ -195,7 +213,8 @@ export function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
 }
 
 export function latin1(bytes: Uint8Array, from: number, to: number): string {
-  return String.fromCharCode(...bytes.subarray(from, Math.min(to, from + 4096)));
+  // apply, not a spread: no iterator over the bytes.
+  return String.fromCharCode.apply(null, bytes.subarray(from, Math.min(to, from + 4096)) as unknown as number[]);
 }
 
 export function preview(bytes: Uint8Array): string {

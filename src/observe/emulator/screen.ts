@@ -134,10 +134,11 @@ export class Screen implements ParseTarget {
    * Queues data; it is parsed on a coming turn of the event loop (feeder.ts), or at once by pump().
    * `onApplied` runs synchronously right after this chunk is parsed and before the next one is, so
    * the screen then shows exactly the data so far. `waited`: someone waits for this news (default);
-   * false for output nobody waits on yet, which may wait for more (a flood to skip).
+   * false for output nobody waits on yet, which may wait for more (a flood to skip). `joinable`:
+   * may be joined to the joinable write before it (scheduler.ts), whose callback then never runs.
    */
-  write(data: Uint8Array | string, onApplied?: () => void, waited = true): void {
-    this.writes.write(data, onApplied, waited);
+  write(data: Uint8Array | string, onApplied?: () => void, waited = true, joinable = false): void {
+    this.writes.write(data, onApplied, waited, joinable);
   }
 
   /** Someone waits for this screen's news: parse what is queued on the next turn, not later. */

@@ -3,6 +3,7 @@
 import { createRequire } from "node:module";
 import type { Terminal as XTerminal } from "@xterm/headless";
 import type { WidthPolicy } from "../widths/policy.js";
+import { keepEmptyLineMaps } from "./xterm-internals.js";
 
 // xterm is loaded by the first screen, not by whoever imports this file: it is a large bundle, and
 // the MCP server should answer initialize and tools/list before any pane is watched. Both packages
@@ -42,6 +43,7 @@ export function newTerminal(cols: number, rows: number, scrollback: number, widt
     term.loadAddon(new Unicode11Addon());
     term.unicode.activeVersion = "11";
   }
+  keepEmptyLineMaps(term);
   return term;
 }
 

@@ -232,3 +232,41 @@ function wideText(data: Uint32Array, end: number): string | undefined {
   }
   return kept === 0 ? "" : String.fromCharCode.apply(null, units.subarray(0, kept) as unknown as number[]);
 }
+
+/** A buffer line's maps of combined characters and extended attributes, by column (xterm 6.0). */
+interface LineMaps {
+  _combined?: unknown;
+  _extendedAttrs?: unknown;
+  copyFrom?: (source: LineMaps) => void;
+}
+
+const keptMaps = new WeakSet<object>();
+
+/**
+ * xterm's BufferLine.copyFrom, which a full scrollback runs on the line it recycles at every scroll,
+ * gives the line two new empty objects (its combined characters and extended attributes). They live
+ * as long as the line, past scavenges of the young heap: under twenty floods, two thirds of what
+ * each scavenge copied. Wrapped, a line whose maps were empty and stay empty keeps its old ones;
+ * the new ones die at once. Once per BufferLine class; false when it cannot be (another xterm).
+ */
+export function keepEmptyLineMaps(term: XTerminal): boolean {
+  const line = (term.buffer.normal.getLine(0) as { _line?: LineMaps } | undefined)?._line;
+  const proto = line === undefined ? undefined : (Object.getPrototypeOf(line) as LineMaps | null);
+  const copyFrom = proto?.copyFrom;
+  if (!proto || typeof copyFrom !== "function" || !("_combined" in line! && "_extendedAttrs" in line!)) return false;
+  if (keptMaps.has(proto)) return true;
+  keptMaps.add(proto);
+  proto.copyFrom = function (this: LineMaps, source: LineMaps): void {
+    const { _combined: combined, _extendedAttrs: extended } = this;
+    copyFrom.call(this, source);
+    if (isEmptyMap(combined) && isEmptyMap(this._combined)) this._combined = combined;
+    if (isEmptyMap(extended) && isEmptyMap(this._extendedAttrs)) this._extendedAttrs = extended;
+  };
+  return true;
+}
+
+function isEmptyMap(map: unknown): boolean {
+  if (typeof map !== "object" || map === null) return false;
+  for (const key in map) if (Object.hasOwn(map, key)) return false;
+  return true;
+}

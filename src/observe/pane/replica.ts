@@ -149,6 +149,7 @@ export class Replica {
       this.onStale("overflow");
       return;
     }
+    // Joinable: a later chunk's callback does all an earlier one's would (applied up to its end).
     this.current.write(bytes, () => {
       this.appliedTo = Math.max(this.appliedTo, end);
       // Rows are diffed for a waiting reader once the emulator caught up, and before unread lines
@@ -157,7 +158,7 @@ export class Replica {
       const waited = this.waited();
       if ((waited && !this.current.busy) || this.unseenMayLeave(this.current.top)) this.refresh();
       else if (waited) this.notify();
-    }, this.waited());
+    }, this.waited(), true);
   }
 
   resize(cols: number, rows: number): void {

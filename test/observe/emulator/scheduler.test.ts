@@ -93,4 +93,47 @@ describe("the write scheduler", () => {
     expect(terminal.offered).toEqual([3]);
     expect(terminal.parsed.map((text) => text.slice(0, text.indexOf("\r")))).toEqual(["one", "two", "three"]);
   });
+
+  it("joins small joinable writes as they wait: one write of all their bytes, the last one's callback once", () => {
+    const terminal = new FakeTerminal();
+    const applied: number[] = [];
+    const lines = Array.from({ length: 600 }, (_, i) => new TextEncoder().encode(`line ${i}\r\n`));
+    lines.forEach((data, i) => terminal.writes.write(data, () => applied.push(i), false, true));
+    const bytes = lines.reduce((sum, data) => sum + data.length, 0);
+    expect(terminal.writes.backlog).toBe(bytes);
+    terminal.writes.hurry();
+    while (terminal.writes.pump());
+    // Pieces of at most 16 KiB: every byte once, in order; each piece's last callback only.
+    expect(terminal.parsed.join("")).toBe(lines.map((data) => new TextDecoder().decode(data)).join(""));
+    expect(terminal.parsed.length).toBeLessThan(5);
+    expect(terminal.parsed.every((text) => text.length <= 16 * 1024)).toBe(true);
+    expect(applied.at(-1)).toBe(599);
+    expect(applied.length).toBe(terminal.parsed.length);
+    expect(terminal.writes.backlog).toBe(0);
+  });
+
+  it("joins no write that is not joinable, large, a string, or already parsed", () => {
+    const terminal = new FakeTerminal();
+    const applied: string[] = [];
+    const write = (text: string, joinable: boolean): void => terminal.writes.write(new TextEncoder().encode(text), () => applied.push(text), false, joinable);
+    write("a", true);
+    write("b", false); // not joinable: its own write, and none joins it
+    write("c", true);
+    write("x".repeat(3000), true); // too large to join
+    terminal.writes.write("", () => applied.push("mark"), false, true); // a string marks a point
+    write("d", true);
+    write("e", true);
+    terminal.writes.hurry();
+    while (terminal.writes.pump());
+    expect(terminal.parsed).toEqual(["a", "b", "c", "x".repeat(3000), "de"]); // an empty write is not parsed
+    expect(applied).toEqual(["a", "b", "c", "x".repeat(3000), "mark", "e"]);
+    // A write parsed already is not extended: the next one is parsed on its own.
+    write("f", true);
+    terminal.writes.hurry();
+    terminal.writes.pump();
+    write("g", true);
+    terminal.writes.hurry();
+    while (terminal.writes.pump());
+    expect(terminal.parsed.slice(-2)).toEqual(["f", "g"]);
+  });
 });

@@ -284,6 +284,8 @@ describe("PaneObserver", () => {
     const pane = new PaneObserver({ identity, cols: 12, rows: 5, key, onStale: (reason, error) => asked.push({ reason, error }) });
     const start = await pane.read();
     pane.ingest(bytes("\x1b[5;12H\x1b[1J")); // xterm 6.0 throws on this (ED 1, last cell, no history)
+    expect(await pane.read(start.cursor)).toMatchObject({ missed: false, raw: "", rows: [] });
+    // Output after the failure (not joined to the failed write: that one is parsed) waits for the resync.
     pane.ingest(bytes("\x1b[1;1Hlost?"));
     // Until tmux's screen arrives, reads stop at the failed write: raw and rows stay in step.
     const during = await pane.read(start.cursor);
