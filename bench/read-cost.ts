@@ -1,4 +1,4 @@
-// Figure 2c, a read's own work: a pane printed more lines than the emulator keeps since the last
+// Figures 2c and 2d, a read's own work: a pane printed more lines than the emulator keeps since the last
 // read (a flood read's usual case), then one `capture_since` asks for 16 KiB. The observer's work
 // to answer (changed rows read out of the emulator, raw output stripped, the cursor issued), on the
 // built dist/ in a process of its own (read-cost-child.mjs), vs serializing that same answer to
@@ -15,6 +15,8 @@ const MAX_BYTES = 16 * 1024;
 
 interface Costs {
   ours: number[];
+  /** ours plus what the tool adds: the text view and the JSON-RPC line. */
+  whole: number[];
   serialize: number[];
   rows: number;
 }
@@ -31,7 +33,7 @@ function child(reads: number): Promise<Costs> {
 
 export async function readCost(quick: boolean): Promise<Result[]> {
   const reads = quick ? 60 : 300;
-  const { ours, serialize, rows } = await child(reads);
+  const { ours, whole, serialize, rows } = await child(reads);
   return [
     {
       id: "2c",
@@ -42,6 +44,16 @@ export async function readCost(quick: boolean): Promise<Result[]> {
       unit: "ms",
       better: "lower",
       note: `built dist/, ${reads} reads, each after ${LINES_PER_READ} lines; ${Math.round(rows)} changed rows a read, cut to 16 KiB`,
+    },
+    {
+      id: "2d",
+      label: "the same read as capture_since answers it",
+      value: median(whole),
+      baseline: median(serialize),
+      baselineLabel: "JSON of the same answer",
+      unit: "ms",
+      better: "lower",
+      note: "2c plus the tool's text view and the JSON-RPC line it sends: the whole answer's work on the thread that answers",
     },
   ];
 }

@@ -43,12 +43,16 @@ export function showControls(text: string): string {
   });
 }
 
+/** What showControls changes, and a line break: a row without any is fenced as it is (most rows). */
+const UNSAFE_IN_ROW = /[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]/;
+
 /** Rows as fenced pane lines: `N|text` starts a run of consecutive rows, `|text` continues it. */
 export function fenceRows(rows: readonly PatchRow[]): string[] {
   let next: number | undefined;
   return rows.map(({ row, text }) => {
     // Rows hold no line breaks; if one ever did, it must not start a line of its own.
-    const line = `${row === next ? "" : row}|${showControls(text).replace(/\n/g, "\\n")}`;
+    const shown = UNSAFE_IN_ROW.test(text) ? showControls(text).replace(/\n/g, "\\n") : text;
+    const line = `${row === next ? "" : row}|${shown}`;
     next = row + 1;
     return line;
   });

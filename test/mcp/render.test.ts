@@ -82,6 +82,16 @@ describe("pane lines", () => {
     expect(fenceRows(rows)).toEqual(["-2|r-2", "|r-1", "|r0", "|r1", "5|r5", "|r6"]);
   });
 
+  it("a row is shown as showControls shows it, line breaks escaped too (rows without any pass as they are)", () => {
+    const unit = fc.constantFrom("a", " ", "\t", "\n", "\r", "\b", "\x1b", "\x7f", "\x85", "\u2028", "\u2029", "é", "漢");
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 20 }), (text) => {
+        expect(fenceRows([{ row: 0, text }])).toEqual([`0|${showControls(text).replace(/\n/g, "\\n")}`]);
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+
   it("raw output is one `>` line per line of output, control characters visible", () => {
     expect(fenceRaw("one\rtwo\n\x1b[1mthree\u2028four\n")).toEqual([">one\\rtwo", ">\\x1b[1mthree\\u2028four"]);
     expect(showControls("a\rb\bc\x07\td\x85")).toBe("a\\rb\\bc\\x07\td\\x85");

@@ -265,8 +265,9 @@ export function keepEmptyLineMaps(term: XTerminal): boolean {
   return true;
 }
 
+/** A plain object with no keys (xterm's maps are keyed by column; Object.prototype has none to enumerate). */
 function isEmptyMap(map: unknown): boolean {
   if (typeof map !== "object" || map === null) return false;
-  for (const key in map) if (Object.hasOwn(map, key)) return false;
+  for (const _ in map) return false; // one key is enough
   return true;
 }
