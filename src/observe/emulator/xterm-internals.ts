@@ -251,9 +251,10 @@ const keptMaps = new WeakSet<object>();
  */
 export function keepEmptyLineMaps(term: XTerminal): boolean {
   const line = (term.buffer.normal.getLine(0) as { _line?: LineMaps } | undefined)?._line;
-  const proto = line === undefined ? undefined : (Object.getPrototypeOf(line) as LineMaps | null);
+  if (line === undefined || !("_combined" in line && "_extendedAttrs" in line)) return false;
+  const proto = Object.getPrototypeOf(line) as LineMaps | null;
   const copyFrom = proto?.copyFrom;
-  if (!proto || typeof copyFrom !== "function" || !("_combined" in line! && "_extendedAttrs" in line!)) return false;
+  if (!proto || typeof copyFrom !== "function") return false;
   if (keptMaps.has(proto)) return true;
   keptMaps.add(proto);
   proto.copyFrom = function (this: LineMaps, source: LineMaps): void {
