@@ -9,6 +9,9 @@ import { replayCast } from "../../../src/evidence/replay.js";
 import { record } from "../../../src/record/main.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 import { pictureDifferences, PROGRESS_BAR, shows, tmuxScreen, vimWithLine } from "../../support/tmux-screen.js";
+import { program } from "../../support/programs.js";
+
+const htop = program("htop");
 
 const dir = mkdtempSync(join(tmpdir(), "panescope-record-"));
 afterEach(() => killAllServers());
@@ -81,7 +84,8 @@ describe("panescope record", () => {
     });
   });
 
-  it("htop's colours and meters replay to tmux's screen", { timeout: 60_000 }, async () => {
+  it.skipIf(htop.skip)("htop's colours and meters replay to tmux's screen", { timeout: 60_000 }, async () => {
+    htop.require();
     const test = await startServer({ cols: 100, rows: 30, command: "sh", env: { PS1: "$ " } });
     const pane = await paneOf(test);
     const cast = await recordWhile(test, pane, "htop", async () => {

@@ -8,6 +8,9 @@ import { cellDifferences, cellsOfSnapshot, cellsOfSvg } from "../../support/svg-
 import { link, type Linked } from "../../support/mcp-link.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 import { PROGRESS_BAR, shows, tmuxScreen, vimWithLine } from "../../support/tmux-screen.js";
+import { program } from "../../support/programs.js";
+
+const htop = program("htop");
 
 const linked: Linked[] = [];
 afterEach(async () => {
@@ -53,7 +56,8 @@ describe("capture_pane format svg", () => {
     console.log(`vim 80×24 as SVG: ${Buffer.byteLength(svg)} bytes`);
   });
 
-  it("htop's meters, header and selected row match tmux cell by cell", { timeout: 60_000 }, async () => {
+  it.skipIf(htop.skip)("htop's meters, header and selected row match tmux cell by cell", { timeout: 60_000 }, async () => {
+    htop.require();
     const { test, mcp, pane } = await paneWith(100, 30);
     await test.run(["send-keys", "-t", pane, "-l", "htop -d 600\n"]);
     await shows(test, pane, "F10");
