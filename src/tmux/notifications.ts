@@ -3,6 +3,7 @@
 
 import type { ControlEvent } from "./events.js";
 import { parseLayout } from "./layout.js";
+import { carveBytes, carvedCopy } from "../bytes.js";
 
 const BACKSLASH = 0x5c;
 export const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -168,7 +169,8 @@ export function decodeEscapes(bytes: Uint8Array, from = 0): Uint8Array | null {
   // read takes V8's slow path) and digits are checked as unsigned ranges.
   const end = bytes.length;
   // Decoded into a reused scratch buffer, then copied out once at the exact size: half the garbage.
-  const out = end - from <= SCRATCH.length ? SCRATCH : new Uint8Array(end - from);
+  const scratch = end - from <= SCRATCH.length;
+  const out = scratch ? SCRATCH : carveBytes(end - from);
   let n = 0;
   let i = from;
   while (i < end) {
@@ -187,7 +189,7 @@ export function decodeEscapes(bytes: Uint8Array, from = 0): Uint8Array | null {
     out[n++] = (d1 << 6) | (d2 << 3) | d3;
     i += 4;
   }
-  return out.slice(0, n);
+  return scratch ? carvedCopy(out.subarray(0, n)) : out.subarray(0, n);
 }
 
 /** tmux's %output lines stay under a few KiB (one read of the pane); a longer one gets its own. */

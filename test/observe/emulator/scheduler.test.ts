@@ -136,4 +136,71 @@ describe("the write scheduler", () => {
     while (terminal.writes.pump());
     expect(terminal.parsed.slice(-2)).toEqual(["f", "g"]);
   });
+
+  it("reuses a joined piece only once its writes were parsed, skipped or dropped: every screen sees its own bytes", () => {
+    // Three screens share the spare pieces. Each logs, in order, the text it parsed and the text a
+    // skip covered; a piece handed out again while still queued would show another screen's bytes
+    // (or later ones) in place of its own.
+    let seed = 7;
+    // mulberry32: a linear congruential generator's low bits repeat in short cycles.
+    const random = (n: number): number => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+      return Math.floor((((x ^ (x >>> 14)) >>> 0) / 2 ** 32) * n);
+    };
+    const decode = (data: Uint8Array | string): string => (typeof data === "string" ? data : new TextDecoder().decode(data));
+    for (let scenario = 0; scenario < 40; scenario++) {
+      const seen = ["", "", ""];
+      const expected = ["", "", ""];
+      const screens = [0, 1, 2].map((t) => {
+        const target: ParseTarget = {
+          parseWrite: (data) => void (seen[t] += decode(data)),
+          skipFlood: (pieces) => {
+            if (random(3) > 0) return undefined;
+            seen[t] += decode(pieces[0] as Uint8Array);
+            return { skipped: true, pieces: 1 };
+          },
+          pump: () => writes.pump(),
+        };
+        const writes = new WriteScheduler(target);
+        return writes;
+      });
+      for (let step = 0; step < 400; step++) {
+        const t = random(3);
+        const writes = screens[t] as WriteScheduler;
+        // Mostly writes: a screen holds two pieces or more only after 16 KiB of them.
+        const action = random(100);
+        if (action < 90) {
+          const text = `${t}:${step} ${"x".repeat(random(1800))}\r\n`;
+          expected[t] += text;
+          writes.write(new TextEncoder().encode(text), undefined, false, true);
+        } else if (action < 98) {
+          writes.hurry();
+          writes.pump(random(2) === 0 ? 1 : 64 * 1024);
+        } else {
+          writes.dropQueued();
+          expected[t] = seen[t] as string;
+        }
+        expect((expected[t] as string).startsWith(seen[t] as string)).toBe(true);
+      }
+      screens.forEach((writes, t) => {
+        writes.hurry();
+        while (writes.pump());
+        expect(seen[t]).toBe(expected[t]);
+      });
+    }
+  });
+
+  it("survives a screen that drops its queue while it skips a flood (xterm failed mid-skip)", () => {
+    const terminal: FakeTerminal = new FakeTerminal(() => {
+      terminal.writes.dropQueued();
+      return { skipped: true, pieces: 2 };
+    });
+    const applied: number[] = [];
+    catchUp(terminal, [chunk("one", 5000), chunk("two", 5000), chunk("three", 5000)], applied);
+    expect(terminal.writes.busy).toBe(false);
+    expect(terminal.writes.backlog).toBe(0);
+    expect(applied).toEqual([]);
+  });
 });
