@@ -235,7 +235,14 @@ async function waitOne(ctx: ToolContext, target: Target, condition: Condition, d
     // was in before them (3.6a under load: "ready" before python had read the line it was sent).
     if (quiet && condition.ready && !observer.closed && state.changed) {
       looked = await look();
-      if (looked.ready !== false) return result("ready");
+      // What the program wrote before it went back to reading may still be on its way (in tmux, in
+      // the confirm gate): once it is in, the program's last words were not quiet after all.
+      if (looked.ready !== false) {
+        await ctx.hub.caughtUp(observer.paneId);
+        if (!(await next(0))) return result("ready");
+        quietSince = Date.now();
+        continue;
+      }
     }
     if (observer.closed) return result("closed");
     if (signal.aborted) return result("aborted");

@@ -69,6 +69,11 @@ export class Hub {
     return (await this.entry(paneId)).watch.observer;
   }
 
+  /** Resolves once what the pane had written is in its observer (Watch.caughtUp); at once for a pane not watched. */
+  async caughtUp(paneId: string): Promise<void> {
+    await this.started.get(validatePaneId(paneId))?.watch.caughtUp();
+  }
+
   /** Panes watched now, and whether each streams (for diagnostics and tests). */
   get watching(): { paneId: string; streaming: boolean; closed: boolean; heals: number }[] {
     return [...this.started].map(([paneId, { watch }]) => ({

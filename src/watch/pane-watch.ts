@@ -4,6 +4,7 @@
 // (follow/) each live in their stage; this class keeps the event switch and the pane's facts
 // (client, window, size) they share.
 import type { ControlClient } from "../tmux/client.js";
+import { PROBE_TIMEOUT_MS } from "../tmux/timeouts.js";
 import type { ControlEvent } from "../tmux/events.js";
 import type { SessionLease } from "../tmux/sessions.js";
 import type { TmuxVersion } from "../tmux/version.js";
@@ -193,6 +194,19 @@ export class PaneWatch implements Watch {
   /** Resolves once the output received so far is confirmed (or the watch was replaced). */
   confirmed(): Promise<void> {
     return this.life.confirmer.confirmed();
+  }
+
+  /**
+   * Two round trips through the watching client, then the confirmation of all they brought. A reply
+   * comes after every byte tmux queued for this client before it; but tmux may read the pane's pty
+   * after our command in the same turn of its loop, so only the second reply, sent after the first
+   * came back, follows whatever the pty held when this was called.
+   */
+  async caughtUp(): Promise<void> {
+    for (let trip = 0; trip < 2 && !this.client.closed && !this.disposed; trip++) {
+      await this.client.command(["display-message", "-p", "-t", this.paneId, "#{pane_id}"], { timeoutMs: PROBE_TIMEOUT_MS }).catch(() => undefined);
+    }
+    await this.confirmed();
   }
 
   waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits?: ReadLimits): Promise<Delta> {

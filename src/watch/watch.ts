@@ -28,6 +28,11 @@ export interface Watch {
   readonly inUse: boolean;
   /** The replica audit's counts; undefined where there is no audit (polling repaints every time). */
   readonly auditStats: Readonly<AuditStats> | undefined;
+  /**
+   * Resolves once the output the pane had written when this was called is in the observer, as far
+   * as tmux can vouch for it (a wait that saw the program read its terminal asks before it answers).
+   */
+  caughtUp(): Promise<void>;
   /** What changed since the cursor, waiting up to waitMs for news. */
   waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits?: ReadLimits): Promise<Delta>;
   /** Asked before every read: whether this watch still answers for its pane (it may ask tmux). */

@@ -35,6 +35,10 @@ class FakeWatch implements Watch {
 
   waitForChange: Watch["waitForChange"];
 
+  caughtUp(): Promise<void> {
+    return Promise.resolve();
+  }
+
   revalidate(): Promise<Verdict> {
     return Promise.resolve(this.verdict);
   }

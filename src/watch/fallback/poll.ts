@@ -111,6 +111,11 @@ export class PollWatch implements Watch {
     return this.observer.closed ? "closed" : "alive";
   }
 
+  /** A poll: the screen as tmux shows it now (raw output is not seen when polling). */
+  async caughtUp(): Promise<void> {
+    await this.check();
+  }
+
   /** Like PaneObserver.waitForChange, polling tmux every intervalMs while it waits. */
   async waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits?: ReadLimits): Promise<Delta> {
     const deadline = Date.now() + waitMs;

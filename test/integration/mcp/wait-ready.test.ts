@@ -2,7 +2,8 @@
 // ends when the pane's foreground program reads its terminal (from /proc) after a moment of quiet,
 // and says what it rests on. A busy loop never answers ready; a program that printed its prompt and
 // then works before it reads answers only once it reads. Ordering and content only, no timings.
-import { readFileSync } from "node:fs";
+import { closeSync, constants, openSync, readFileSync, writeSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { link, textOf, type Linked } from "../../support/mcp-link.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
@@ -57,6 +58,33 @@ describe.runIf(process.platform === "linux")("wait_for and send_keys with ready:
     const ran = await call("send_keys", { paneId, cursor: first.data.cursor, text: "import time; time.sleep(0.5); print('slept')", enter: true, wait: { ready: true, timeoutMs: 20_000 } });
     expect(ran.data).toMatchObject({ outcome: "ready", readiness: { ready: true, evidence: "proc" } });
     expect(ran.data.delta?.raw.replace(/\r/g, "")).toContain("\nslept\n>>> ");
+  });
+
+  it("what the program wrote just before it read is in the answer, however late tmux delivers it", { timeout: 60_000 }, async () => {
+    const { test, call } = await setup();
+    const paneId = await paneOf(test, "read first; sleep 2; read second");
+    const [serverPid = "", panePid = "", paneTty = ""] = (await test.run(["display-message", "-p", "-t", paneId, "#{pid} #{pane_pid} #{pane_tty}"]))[0]?.split(" ") ?? [];
+    const start = await call("wait_for", { paneId, ready: true, timeoutMs: 20_000 });
+    const waited = call("send_keys", { paneId, cursor: start.data.cursor, text: "go", enter: true, wait: { ready: true, timeoutMs: 30_000 } });
+    await waitFor(() => children(test, panePid).includes("sleep"), 15_000, "the sleep");
+    // The wait saw the echo and now looks at /proc while the shell sleeps. Then tmux stops and words
+    // reach the pane's terminal, as if the program wrote them just before it read again: they wait
+    // in the pty while /proc shows the shell reading. (The pauses give the wait time to look; a
+    // slower machine only makes the test easier to pass, never makes it fail.)
+    await sleep(800);
+    process.kill(Number(serverPid), "SIGSTOP");
+    try {
+      const tty = openSync(paneTty, constants.O_WRONLY | constants.O_NOCTTY);
+      writeSync(tty, "late words\n");
+      closeSync(tty);
+      await waitFor(() => !children(test, panePid).includes("sleep"), 15_000, "the sleep's end");
+      await sleep(1000);
+    } finally {
+      process.kill(Number(serverPid), "SIGCONT");
+    }
+    const answer = await waited;
+    expect(answer.data).toMatchObject({ outcome: "ready", readiness: { ready: true } });
+    expect(answer.data.delta?.raw).toContain("late words");
   });
 
   it("a busy loop is never ready: the wait times out and says the program is running", { timeout: 60_000 }, async () => {
