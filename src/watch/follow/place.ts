@@ -7,6 +7,7 @@ import type { ControlEvent } from "../../tmux/events.js";
 import { PROBE_TIMEOUT_MS } from "../../tmux/timeouts.js";
 import type { TmuxVersion } from "../../tmux/version.js";
 import { Presence } from "./presence.js";
+import { listedAt, listSession } from "./roster.js";
 import { PaneSubscriptions, paneInLayout } from "./subscriptions.js";
 
 type Client = Pick<ControlClient, "closed" | "command">;
@@ -33,7 +34,9 @@ export class PanePlace {
 
   constructor(private readonly options: PlaceOptions) {
     this.subscriptions = new PaneSubscriptions(options.paneId, options.version);
-    if (!this.subscriptions.membersReported) this.presence = new Presence({ look: () => this.present(), waiting: options.waiting });
+    if (!this.subscriptions.membersReported) {
+      this.presence = new Presence({ look: () => this.present(), waiting: options.waiting, listedAt: () => listedAt(options.client(), options.paneId) });
+    }
   }
 
   /** The pane printed, so it is in the session. Cheap: called for every output chunk. */
@@ -52,9 +55,8 @@ export class PanePlace {
 
   /** Whether the pane is in the session the client sees; when not, `left` is called. */
   async present(): Promise<boolean> {
-    // No -t: a control client's command targets the client's own session.
-    const panes = await this.options.client().command(["list-panes", "-s", "-F", "#{pane_id}"], { timeoutMs: PROBE_TIMEOUT_MS });
-    if (panes.includes(this.options.paneId)) return true;
+    const { panes } = await listSession(this.options.client());
+    if (panes.has(this.options.paneId)) return true;
     this.options.left();
     return false;
   }

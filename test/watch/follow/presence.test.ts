@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Presence, PRESENCE_INTERVAL_MS } from "../../../src/watch/follow/presence.js";
 
 const made: Presence[] = [];
-function presence(answer: () => Promise<boolean> = async () => true, waiting = false): { presence: Presence; looks: () => number; wait: (on: boolean) => void } {
+function presence(answer: () => Promise<boolean> = async () => true, waiting = false, listedAt?: () => number | undefined): { presence: Presence; looks: () => number; wait: (on: boolean) => void } {
   let looks = 0;
   let waits = waiting;
   const p = new Presence({
@@ -15,6 +15,7 @@ function presence(answer: () => Promise<boolean> = async () => true, waiting = f
     },
     waiting: () => waits,
     now: () => Date.now(),
+    ...(listedAt ? { listedAt } : {}),
   });
   made.push(p);
   return { presence: p, looks: () => looks, wait: (on) => (waits = on) };
@@ -67,6 +68,24 @@ describe("presence", () => {
     expect(await first).toBe(false);
     expect(await second).toBe(false);
     expect(looks()).toBe(1);
+  });
+
+  it("a listing of the session made for another pane counts as a look at this one", async () => {
+    let listed: number | undefined;
+    const { presence: p, looks } = presence(async () => true, false, () => listed);
+    vi.advanceTimersByTime(PRESENCE_INTERVAL_MS);
+    listed = Date.now() - 10; // another pane's look listed this one 10 ms ago
+    expect(await p.check()).toBe(true);
+    expect(looks()).toBe(0);
+    // A second after that listing, with none newer: this pane looks itself.
+    vi.advanceTimersByTime(PRESENCE_INTERVAL_MS - 10);
+    await p.check();
+    expect(looks()).toBe(1);
+    // A listing that no longer holds the pane says nothing: its own look decides.
+    listed = undefined;
+    vi.advanceTimersByTime(PRESENCE_INTERVAL_MS);
+    await p.check();
+    expect(looks()).toBe(2);
   });
 
   it("a failed look says nothing left (the watch's own checks see a client that ended)", async () => {
