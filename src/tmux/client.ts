@@ -97,6 +97,8 @@ export const defaultSpawn: SpawnControl = (file, args) => {
 };
 
 export class ControlClient {
+  /** The tmux server this client is attached to. */
+  readonly server: TmuxServer;
   readonly session: string;
   /** The session (id, `$N`) the client is attached to now: tmux says so on attach and on every switch. */
   currentSession: string | undefined;
@@ -118,6 +120,7 @@ export class ControlClient {
   private readonly nudger: Nudger | undefined;
 
   private constructor(proc: ControlProcess, options: ControlClientOptions, handshake: Group) {
+    this.server = options.server;
     this.session = options.session;
     this.proc = proc;
     this.handshake = handshake;

@@ -7,10 +7,10 @@ import type { ControlEvent } from "../../tmux/events.js";
 import { PROBE_TIMEOUT_MS } from "../../tmux/timeouts.js";
 import type { TmuxVersion } from "../../tmux/version.js";
 import { Presence } from "./presence.js";
-import { listedAt, listSession } from "./roster.js";
+import { listedAt, listedHere, listServer, type RosterClient } from "./roster.js";
 import { PaneSubscriptions, paneInLayout } from "./subscriptions.js";
 
-type Client = Pick<ControlClient, "closed" | "command">;
+type Client = Pick<ControlClient, "closed"> & RosterClient;
 
 export interface PlaceOptions {
   paneId: string;
@@ -55,8 +55,13 @@ export class PanePlace {
 
   /** Whether the pane is in the session the client sees; when not, `left` is called. */
   async present(): Promise<boolean> {
-    const { panes } = await listSession(this.options.client());
-    if (panes.has(this.options.paneId)) return true;
+    const client = this.options.client();
+    if (listedHere(await listServer(client), client, this.options.paneId)) return true;
+    // Not listed there (or the client's session not known yet): asked again through this client,
+    // whose reply comes after every byte of the pane tmux sent it before (the listing may have come
+    // through another). No -t: a control client's command targets its own session.
+    const panes = await client.command(["list-panes", "-s", "-F", "#{pane_id}"], { timeoutMs: PROBE_TIMEOUT_MS });
+    if (panes.includes(this.options.paneId)) return true;
     this.options.left();
     return false;
   }

@@ -8,7 +8,7 @@
 // only when someone looks at a quiet pane: a read (follower.ts, before each read), or a wait in
 // progress, at most once a second per pane. Output heard since the last look proves the pane is
 // there (tmux sends a control client output only for panes of its session): a pane that prints is
-// never asked about. A look lists the whole session, so it counts for every pane it listed (roster.ts).
+// never asked about. A look lists every session's panes, so it counts for every pane it listed (roster.ts).
 
 /** At most one look per pane this often: what a 3.7 subscription costs in latency (its timer ticks each second). */
 export const PRESENCE_INTERVAL_MS = 1000;
@@ -20,7 +20,7 @@ export interface PresenceOptions {
   look(): Promise<boolean>;
   /** Whether a reader waits for news of the pane now. */
   waiting(): boolean;
-  /** When a look made for another pane of the session last listed this one (roster.ts), in `now`'s clock. */
+  /** When a look made for another pane last listed this one in its client's session (roster.ts), in `now`'s clock. */
   listedAt?(): number | undefined;
   now?: () => number;
 }

@@ -1,57 +1,71 @@
-// The session listing shared by the watches on one control client (watch/follow/roster.ts): one
-// question in flight at a time, its answer kept per client, and a pane it did not list never
-// taken as present.
+// The pane listing shared by every watch on one tmux server (watch/follow/roster.ts): one question
+// in flight at a time, its answer kept per server, a pane counted present only in the session its
+// client sees, and never while tmux has not said which session that is.
 import { describe, expect, it } from "vitest";
-import { listedAt, listSession } from "../../../src/watch/follow/roster.js";
+import { TmuxServer } from "../../../src/tmux/server.js";
+import { listedAt, listedHere, listServer, type RosterClient } from "../../../src/watch/follow/roster.js";
 
-/** A client whose list-panes answers wait until the test releases them. */
-function client(): { command: (argv: readonly string[]) => Promise<string[]>; asked: string[][]; answer: (panes: string[] | Error) => void } {
+type Answer = string[] | Error;
+
+/** Clients of one server whose list-panes answers wait until the test releases them. */
+function server(): { client: (session: string | undefined) => RosterClient; asked: string[][]; answer: (lines: Answer) => void } {
+  const tmux = new TmuxServer({ socketName: "roster-test" });
   const asked: string[][] = [];
-  const pending: Array<(panes: string[] | Error) => void> = [];
-  return {
-    asked,
-    command: (argv) => {
-      asked.push([...argv]);
-      return new Promise((resolve, reject) => pending.push((panes) => (panes instanceof Error ? reject(panes) : resolve(panes))));
-    },
-    answer: (panes) => pending.shift()?.(panes),
+  const pending: Array<(lines: Answer) => void> = [];
+  const command = (argv: readonly string[]): Promise<string[]> => {
+    asked.push([...argv]);
+    return new Promise((resolve, reject) => pending.push((lines) => (lines instanceof Error ? reject(lines) : resolve(lines))));
   };
+  return { asked, answer: (lines) => pending.shift()?.(lines), client: (session) => ({ server: tmux, currentSession: session, command }) };
 }
 
 describe("roster", () => {
-  it("asks once for concurrent looks, and the answer counts for every pane it listed", async () => {
-    const c = client();
+  it("asks once for concurrent looks from any client of the server, and the answer counts for each session's panes", async () => {
+    const s = server();
+    const [one, two] = [s.client("$1"), s.client("$2")];
     const before = performance.now();
-    const first = listSession(c);
-    const second = listSession(c);
-    expect(c.asked).toEqual([["list-panes", "-s", "-F", "#{pane_id}"]]);
-    c.answer(["%1", "%2"]);
-    expect([...(await first).panes]).toEqual(["%1", "%2"]);
-    expect(await second).toBe(await first);
-    const at = listedAt(c, "%2");
+    const first = listServer(one);
+    const second = listServer(two);
+    expect(s.asked).toEqual([["list-panes", "-a", "-F", "#{session_id} #{pane_id}"]]);
+    s.answer(["$1 %1", "$1 %2", "$2 %3", "$2 %2"]);
+    const listing = await first;
+    expect(await second).toBe(listing);
+    expect([listedHere(listing, one, "%1"), listedHere(listing, one, "%3"), listedHere(listing, two, "%3")]).toEqual([true, false, true]);
+    // A window linked into both sessions: its pane is in each.
+    expect([listedHere(listing, one, "%2"), listedHere(listing, two, "%2")]).toEqual([true, true]);
+    const at = listedAt(two, "%3");
     expect(at).toBeGreaterThanOrEqual(before);
     expect(at).toBeLessThanOrEqual(performance.now());
-    expect(listedAt(c, "%3")).toBeUndefined();
+    expect(listedAt(one, "%3")).toBeUndefined();
     // Answered: the next look asks again, and its listing replaces the last.
-    const third = listSession(c);
-    expect(c.asked).toHaveLength(2);
-    c.answer(["%1"]);
+    const third = listServer(one);
+    expect(s.asked).toHaveLength(2);
+    s.answer(["$1 %1"]);
     await third;
-    expect(listedAt(c, "%2")).toBeUndefined();
-    expect(listedAt(c, "%1")).toBeGreaterThanOrEqual(at ?? Infinity);
+    expect(listedAt(two, "%3")).toBeUndefined();
+    expect(listedAt(one, "%1")).toBeGreaterThanOrEqual(at ?? Infinity);
   });
 
-  it("keeps each client's listing apart, and a failed question keeps the last answer and asks again next time", async () => {
-    const [a, b] = [client(), client()];
-    const listed = listSession(a);
-    a.answer(["%5"]);
+  it("a client whose session tmux has not named yet finds nothing listed", async () => {
+    const s = server();
+    const unnamed = s.client(undefined);
+    const asking = listServer(unnamed);
+    s.answer(["$1 %1"]);
+    expect(listedHere(await asking, unnamed, "%1")).toBe(false);
+    expect(listedAt(unnamed, "%1")).toBeUndefined();
+  });
+
+  it("keeps each server's listing apart, and a failed question keeps the last answer and asks again next time", async () => {
+    const [a, b] = [server(), server()];
+    const listed = listServer(a.client("$1"));
+    a.answer(["$1 %5"]);
     await listed;
-    expect(listedAt(b, "%5")).toBeUndefined();
-    const failed = listSession(a);
+    expect(listedAt(b.client("$1"), "%5")).toBeUndefined();
+    const failed = listServer(a.client("$1"));
     a.answer(new Error("tmux went away"));
     await expect(failed).rejects.toThrow("tmux went away");
-    expect(listedAt(a, "%5")).toBeDefined();
-    void listSession(a);
+    expect(listedAt(a.client("$1"), "%5")).toBeDefined();
+    void listServer(a.client("$1"));
     expect(a.asked).toHaveLength(3);
   });
 });
