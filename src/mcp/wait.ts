@@ -229,18 +229,25 @@ async function waitOne(ctx: ToolContext, target: Target, condition: Condition, d
     const result = (outcome: Outcome): Waiting => ({ outcome, ...(found ? { found } : {}), rawChars: state.raw.length, ...(looked ? { readiness: looked } : {}) });
     if (found) return result("matched");
     const quiet = quietMs !== undefined && now - quietSince >= quietMs;
-    if (quiet && condition.quietMs !== undefined) return result("quiet");
+    // What the program wrote before the quiet was seen may still be on its way (in tmux, in the
+    // confirm gate): once it is in, the pane was not quiet after all, and the wait goes on.
+    const stillQuiet = async (): Promise<boolean> => {
+      await ctx.hub.caughtUp(observer.paneId);
+      if (!(await next(0))) return true;
+      quietSince = Date.now();
+      return false;
+    };
+    if (quiet && condition.quietMs !== undefined) {
+      if (await stillQuiet()) return result("quiet");
+      continue;
+    }
     // After our keys, ready also needs the program's reaction (any output since them, its echo at
     // least): until tmux and the kernel deliver the keys, the program still sleeps in the read it
     // was in before them (3.6a under load: "ready" before python had read the line it was sent).
     if (quiet && condition.ready && !observer.closed && state.changed) {
       looked = await look();
-      // What the program wrote before it went back to reading may still be on its way (in tmux, in
-      // the confirm gate): once it is in, the program's last words were not quiet after all.
       if (looked.ready !== false) {
-        await ctx.hub.caughtUp(observer.paneId);
-        if (!(await next(0))) return result("ready");
-        quietSince = Date.now();
+        if (await stillQuiet()) return result("ready");
         continue;
       }
     }

@@ -1,6 +1,8 @@
 // wait_for through MCP on a private tmux server: a catastrophic pattern is stopped while the server
 // keeps answering; patterns see rows as displayed; a timeout shows the screen; a raw match says
 // where it is in words. The client validates every structuredContent against the output schema.
+import { closeSync, constants, openSync, writeSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { killAllServers, startServer, type TestServer } from "../support/tmux-fixture.js";
@@ -114,6 +116,30 @@ describe("wait_for", () => {
     // Nothing new since the keys' answer: the same pattern, asked again, matches at once.
     const again = structured(await mcp.call("wait_for", { cursor: waited.cursor, pattern: "^> $", timeoutMs: 5000 }));
     expect(again).toMatchObject({ outcome: "matched", cursor: waited.cursor });
+  });
+
+  it("a quiet answer holds what the pane wrote just before it went quiet, however late tmux delivers it", async () => {
+    const { test, mcp, pane } = await setup("exec sleep 600");
+    const first = structured(await mcp.call("capture_since", { paneId: pane }));
+    // A read with a cursor before tmux stops: the first one asks tmux which server it is.
+    const start = structured(await mcp.call("capture_since", { cursor: first.cursor }));
+    const [serverPid = "", paneTty = ""] = (await test.run(["display-message", "-p", "-t", pane, "#{pid} #{pane_tty}"]))[0]?.split(" ") ?? [];
+    // tmux stops; words reach the pane's terminal and wait in the pty while the pane looks quiet.
+    process.kill(Number(serverPid), "SIGSTOP");
+    let waited: Promise<CallToolResult>;
+    try {
+      const tty = openSync(paneTty, constants.O_WRONLY | constants.O_NOCTTY);
+      writeSync(tty, "late words\n");
+      closeSync(tty);
+      waited = mcp.call("wait_for", { cursor: start.cursor, quietMs: 300, timeoutMs: 20_000 });
+      // Past the quiet period (a slower machine only makes the test easier to pass).
+      await sleep(1500);
+    } finally {
+      process.kill(Number(serverPid), "SIGCONT");
+    }
+    const result = structured(await waited);
+    expect(result).toMatchObject({ outcome: "quiet" });
+    expect((result.delta as { raw: string }).raw).toContain("late words");
   });
 
   it("without a cursor, answers what came during the call", async () => {
