@@ -56,7 +56,8 @@ export class PanePlace {
   /** Whether the pane is in the session the client sees; when not, `left` is called. */
   async present(): Promise<boolean> {
     const client = this.options.client();
-    if (listedHere(await listServer(client), client, this.options.paneId)) return true;
+    // A listing that failed (it may have gone through another client, one that ended) says nothing.
+    if (listedHere(await listServer(client).catch(() => undefined), client, this.options.paneId)) return true;
     // Not listed there (or the client's session not known yet): asked again through this client,
     // whose reply comes after every byte of the pane tmux sent it before (the listing may have come
     // through another). No -t: a control client's command targets its own session.
