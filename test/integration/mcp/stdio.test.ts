@@ -11,6 +11,8 @@ import { killAllServers, startServer, waitFor, type TestServer } from "../../sup
 
 const CLI = join(import.meta.dirname, "..", "..", "..", "dist", "cli.js");
 const stateDir = mkdtempSync(join(tmpdir(), "panescope-state-"));
+/** PANESCOPE_TEST_TRANSCRIPT=FILE: the answers `record` saw, written there for a person to read (off by default). */
+const TRANSCRIPT = process.env.PANESCOPE_TEST_TRANSCRIPT;
 const transcript: string[] = [];
 
 interface Row {
@@ -86,7 +88,7 @@ afterAll(async () => {
   await client?.close();
   await killAllServers();
   rmSync(stateDir, { recursive: true, force: true });
-  if (transcript.length > 0) writeFileSync(join(tmpdir(), "panescope-mcp-transcript.txt"), transcript.join("\n"));
+  if (TRANSCRIPT !== undefined && transcript.length > 0) writeFileSync(TRANSCRIPT, transcript.join("\n"));
 });
 
 describe("panescope over stdio", () => {
