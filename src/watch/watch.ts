@@ -30,7 +30,7 @@ export interface Watch {
   readonly auditStats: Readonly<AuditStats> | undefined;
   /**
    * Resolves once the output the pane had written when this was called is in the observer, as far
-   * as tmux can vouch for it (a wait that saw the program read its terminal asks before it answers).
+   * as tmux can vouch for it (a wait that saw the pane quiet, or its program reading, asks before it answers).
    */
   caughtUp(): Promise<void>;
   /** What changed since the cursor, waiting up to waitMs for news. */
