@@ -8,6 +8,7 @@ import { messageOf } from "../errors.js";
 import { daemonPaths } from "./paths.js";
 import { callerPane, defaultReader } from "./reader.js";
 import { reachDaemon } from "./start.js";
+import { inShellWords } from "./words.js";
 
 export const EXIT = { done: 0, timedOut: 1, usage: 2, closed: 3, failed: 4, interrupted: 130 } as const;
 
@@ -79,7 +80,7 @@ export async function main(command: ShellCommand): Promise<number> {
   }
   const text = (result.content ?? []).map((part) => part.text ?? "").join("\n");
   if (result.isError === true) {
-    say(text);
+    say(inShellWords(text));
     return errorStatus(result._meta?.["panescope/error"]);
   }
   const structured = result.structuredContent ?? {};

@@ -115,6 +115,10 @@ describe("panescope wait and send", () => {
     expect(killed.exitCode, killed.stderr).toBe(0);
     const after = await place.run(["read", paneId, "--as", "late"]);
     expect(after.exitCode).toBe(3);
+    // A pane that never was: exit 3 too, and what to run next in the shell's words (not the MCP tool's).
+    const never = await place.run(["read", "%99999", "--as", "late"]);
+    expect(never.exitCode).toBe(3);
+    expect(never.stderr).toContain("no pane %99999 on this tmux server: panescope list shows the panes there are");
   });
 
   it("every call went through one daemon, which holds one control client", async () => {

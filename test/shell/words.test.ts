@@ -1,0 +1,15 @@
+// Errors printed by the shell commands name the commands, not the MCP tools (src/shell/words.ts).
+import { describe, expect, it } from "vitest";
+import { inShellWords } from "../../src/shell/words.js";
+
+describe("inShellWords", () => {
+  it("names each tool as the command that makes its call, and leaves other words alone", () => {
+    expect(inShellWords("error (unknown-pane): no pane %99 on this tmux server: list_panes shows the panes there are")).toBe(
+      "error (unknown-pane): no pane %99 on this tmux server: panescope list shows the panes there are",
+    );
+    expect(inShellWords("capture_since, wait_for, send_keys, open_pane, close_pane, capture_pane")).toBe(
+      "panescope read, panescope wait, panescope send, panescope open, panescope close, panescope shot",
+    );
+    expect(inShellWords("my_list_panes_x and list_panes_ are not tools")).toBe("my_list_panes_x and list_panes_ are not tools");
+  });
+});
