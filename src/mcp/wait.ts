@@ -223,20 +223,20 @@ async function waitOne(ctx: ToolContext, target: Target, condition: Condition, d
     return ids ? readiness(ids) : { ready: undefined, evidence: "none", detail: `tmux did not report ${observer.paneId}'s process` };
   };
   let quietSince = Date.now();
+  // What the program wrote before the quiet was seen may still be on its way (in tmux, in the
+  // confirm gate): once it is in, the pane was not quiet after all, and the wait goes on.
+  const stillQuiet = async (): Promise<boolean> => {
+    await ctx.hub.caughtUp(observer.paneId);
+    if (!(await next(0))) return true;
+    quietSince = Date.now();
+    return false;
+  };
   for (;;) {
     const found = await test();
     const now = Date.now();
     const result = (outcome: Outcome): Waiting => ({ outcome, ...(found ? { found } : {}), rawChars: state.raw.length, ...(looked ? { readiness: looked } : {}) });
     if (found) return result("matched");
     const quiet = quietMs !== undefined && now - quietSince >= quietMs;
-    // What the program wrote before the quiet was seen may still be on its way (in tmux, in the
-    // confirm gate): once it is in, the pane was not quiet after all, and the wait goes on.
-    const stillQuiet = async (): Promise<boolean> => {
-      await ctx.hub.caughtUp(observer.paneId);
-      if (!(await next(0))) return true;
-      quietSince = Date.now();
-      return false;
-    };
     if (quiet && condition.quietMs !== undefined) {
       if (await stillQuiet()) return result("quiet");
       continue;
