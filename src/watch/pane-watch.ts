@@ -138,6 +138,7 @@ export class PaneWatch implements Watch {
         onStale: (reason, error) => (error === undefined ? void watch.seeder.retake(reason) : watch.recovery.failed(error)),
       });
       watch.observerRef.seed(probe.state);
+      watch.observerRef.spikeWatch = watch;
       // Found after the probe: a respawn in between fails the look (confirm/pane-process.ts), not the watch.
       if (settings.procCheck && !probe.dead) watch.life.lookAt({ serverPid: probe.serverPid, panePid: probe.panePid, paneTty: probe.paneTty });
       watch.took(probe);
@@ -181,6 +182,18 @@ export class PaneWatch implements Watch {
   /** Bytes received and not yet confirmed (held back from the observer). */
   get unconfirmed(): number {
     return this.life.confirmer.held;
+  }
+
+  /**
+   * SPIKE: until when (wall clock, ms) a read could be answered without revalidating (Follower
+   * .revalidate would pass at once, asking tmux nothing); 0 when it could not now.
+   */
+  readVerdict(): number {
+    if (this.disposed || !this.connected || this.respawned || !this.observerRef) return 0;
+    if (this.observerRef.closed && this.unconfirmed > 0) return 0;
+    if (this.follower && (this.follower.busy || this.follower.replace !== undefined)) return 0;
+    const fresh = this.place.freshUntil();
+    return fresh === Infinity ? Infinity : performance.timeOrigin + fresh;
   }
 
   get inUse(): boolean {

@@ -65,23 +65,44 @@ export class LineNumbers {
       return;
     }
     this.trimmed = this.markerAbs - marker.line;
-    // Near the buffer's top trims soon reach it: re-anchor at the bottom row, unless it sits there
-    // already (no history yet: re-placing it on every look cost a marker per read).
-    const rows = this.term.rows;
-    const bottom = this.buffers.normal.baseY + rows - 1;
-    if (marker.line < rows && marker.line < bottom && !this.alternate) this.place();
+    // Near the buffer's top trims soon reach it: re-anchor lower, unless it sits as low as it can
+    // already (little history yet: re-placing it on every look cost a marker per read).
+    if (marker.line < this.term.rows && marker.line < this.anchorLine() && !this.alternate) this.place();
   }
 
   /**
-   * Anchors a fresh marker at the bottom screen row. After a resize, reflow moves the marker both
-   * ways without trimming anything: reading it then would count re-wrapped lines as trimmed.
+   * Anchors a fresh marker (anchorLine). After a resize, reflow moves the marker both ways without
+   * trimming anything: reading it then would count re-wrapped lines as trimmed.
    */
   place(): void {
     if (this.alternate) return; // markers are not available in the alternate buffer (xterm 6.0)
     this.marker?.dispose();
+    const normal = this.buffers.normal;
     // registerMarker(offset) is relative to the cursor row.
-    this.marker = this.term.registerMarker(this.term.rows - 1 - this.buffers.normal.cursorY);
+    this.marker = this.term.registerMarker(this.anchorLine() - normal.baseY - normal.cursorY);
     if (this.marker) this.markerAbs = this.trimmed + this.marker.line;
+  }
+
+  /**
+   * Where a marker is anchored: the newest history line, or the bottom row while there is no
+   * history. Not on the screen when it can be helped: erasing rows (ED) disposes their markers, and
+   * a trim before the next look then went uncounted, shifting every line's number by one (found by
+   * test/observe/pane/view.test.ts: `clear`, then a scroll with the scrollback full).
+   */
+  private anchorLine(): number {
+    const baseY = this.buffers.normal.baseY;
+    return baseY > 0 ? baseY - 1 : this.term.rows - 1;
+  }
+
+  /**
+   * A resize's reflow moved the lines without trimming any: keep the count. The marker is anchored
+   * afresh, or, while the alternate buffer is shown (no marker can be placed then), its new line is
+   * taken as it is: xterm reflows the normal buffer at once, behind the alternate one, and reading the
+   * marker's move as trims later shifted every history line's number by it (tmux 3.3a, vim resized).
+   */
+  reflowed(): void {
+    if (!this.alternate || !this.marker || this.marker.isDisposed) this.place();
+    else this.markerAbs = this.trimmed + this.marker.line;
   }
 
   dispose(): void {
@@ -92,8 +113,12 @@ export class LineNumbers {
     return this.buffers.active.type === "alternate";
   }
 
+  /** Scrollback clears so far: each moves every line's text without a scroll (a view must take them again). */
+  clears = 0;
+
   /** The normal buffer's history is about to be dropped (CSI 3J, RIS). */
   private historyCleared(): void {
+    this.clears++;
     this.follow();
     this.trimmed += this.buffers.normal.baseY;
     this.marker?.dispose();

@@ -89,6 +89,22 @@ export class Screen implements ParseTarget {
     return this.buffers.active.type === "alternate";
   }
 
+  /**
+   * Events that can change lines' text without a scroll, so far: scrollback clears, and buffer
+   * switches (xterm reflows the normal buffer after a resize only when it is shown again). Switches
+   * are counted from the first call on (only a published pane asks).
+   */
+  get shifts(): number {
+    if (!this.countingSwitches) {
+      this.countingSwitches = true;
+      this.buffers.onBufferChange(() => this.switches++);
+    }
+    return this.lines.clears + this.switches;
+  }
+
+  private switches = 0;
+  private countingSwitches = false;
+
   /** Absolute line number of screen row 0 (the normal buffer's, frozen while the alternate is shown). */
   get top(): number {
     return this.lines.top;
@@ -184,7 +200,7 @@ export class Screen implements ParseTarget {
     if (widthChanged) this.shared.widthChanged();
     // Reflow moves the marker both ways without trimming anything (`top` went to -4 and reads
     // reported a false "overflow" replaying golden/streams/shell-resize.ctl): keep the count.
-    this.lines.place();
+    this.lines.reflowed();
   }
 
   /** For the row tracker, once per look: whether screen row `y` may differ from it at the last look. */

@@ -30,6 +30,11 @@ export class FrameLog {
     }
   }
 
+  /** SPIKE: the frames recorded after `seq`, oldest first (a publication). */
+  since(seq: number): Array<{ seq: number; frame: Frame }> {
+    return this.frames.filter((entry) => entry.seq > seq).map(({ seq: at, frame }) => ({ seq: at, frame }));
+  }
+
   /**
    * The frame a reader at `seq` holds: the newest recorded at or before it. Every visible change
    * records a frame, so that one still holds at `seq`; a reader older than every kept frame gets none.

@@ -42,7 +42,20 @@ export interface PaneObserverOptions {
   widths?: WidthPolicy;
 }
 
+/** SPIKE: what a worker's observers publish for the main thread's read view. */
+export interface PublishHook {
+  register(observer: PaneObserver): { dirty(): void; raw(bytes: Uint8Array): void; gap(seq: number, reason: MissedReason, bytes: number): void; healed(seq: number, lines: number[]): void };
+}
+let publishHook: PublishHook | undefined;
+export function setPublishHook(hook: PublishHook): void {
+  publishHook = hook;
+}
+
 export class PaneObserver {
+  private pub: ReturnType<PublishHook["register"]> | undefined;
+  readonly spikeKey: Uint8Array;
+  /** SPIKE: the watch behind this observer (its read verdict, its use for eviction). */
+  spikeWatch: { readVerdict(): number; lastUsed: number } | undefined;
   readonly identity: PaneIdentity;
   private readonly cursors: PaneCursors;
   private readonly raw: RawStream;
@@ -62,6 +75,7 @@ export class PaneObserver {
     this.cursors = new PaneCursors(options.identity, options.key);
     this.raw = new RawStream(options.ringBytes, options.startOffset ?? 0);
     this.predecessor = options.predecessor;
+    this.spikeKey = options.key;
     this.replica = new Replica({
       cols: options.cols,
       rows: options.rows,
@@ -73,6 +87,33 @@ export class PaneObserver {
       waited: () => this.wakeup.size > 0,
       notify: () => this.notify(),
     });
+    this.pub = publishHook?.register(this);
+  }
+
+  /** SPIKE: the state a main-thread view needs, diffed since `seq` (the last publication). */
+  publication(seq: number) {
+    const replica = this.replica;
+    const changes = replica.publication(seq);
+    return {
+      generation: replica.generation,
+      applied: replica.applied,
+      seq: replica.seq,
+      changes,
+      geometry: replica.geometry(),
+      frame: replica.frame(),
+      closed: this.closedFlag,
+      exit: this.exit,
+      streaming: this.streamingFlag,
+      end: this.raw.end,
+    };
+  }
+
+  get spikeRawBase(): number {
+    return this.raw.base;
+  }
+
+  get spikePredecessor(): MissedReason | undefined {
+    return this.predecessor;
   }
 
   get paneId(): string {
@@ -182,7 +223,10 @@ export class PaneObserver {
     const top = this.replica.screen.top;
     this.taps.emit((t) => t.screen?.(state, "heal"));
     this.replica.heal(state, this.offset, () => {
-      if (rows.length > 0) this.heals.add(this.replica.seq, rows.map((y) => top + y));
+      if (rows.length > 0) {
+        this.heals.add(this.replica.seq, rows.map((y) => top + y));
+        this.pub?.healed(this.replica.seq, rows.map((y) => top + y));
+      }
       this.notify();
     });
   }
@@ -190,12 +234,14 @@ export class PaneObserver {
   /** Bytes whose effect on the screen arrives with the next resync's capture: kept as raw only. */
   appendRaw(bytes: Uint8Array): void {
     this.raw.append(bytes);
+    this.pub?.raw(bytes);
   }
 
   /** Live bytes from the pane. */
   ingest(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     this.raw.append(bytes);
+    this.pub?.raw(bytes);
     this.taps.emit((t) => t.output?.(bytes));
     this.replica.ingest(bytes, this.offset);
   }
@@ -224,7 +270,9 @@ export class PaneObserver {
 
   /** Records a gap the reader cannot see (e.g. output tmux dropped). */
   addBreak(reason: MissedReason, bytes: number): void {
-    this.breaks.add(this.replica.advance(), reason, bytes);
+    const seq = this.replica.advance();
+    this.breaks.add(seq, reason, bytes);
+    this.pub?.gap(seq, reason, bytes);
     this.taps.emit((t) => t.gap?.(reason, bytes));
     this.notify();
   }
@@ -298,6 +346,7 @@ export class PaneObserver {
   }
 
   private notify(): void {
+    this.pub?.dirty();
     this.wakeup.notify();
   }
 

@@ -47,6 +47,15 @@ export class Replica {
   /** The pane's size as tmux has it; the screen is at most the cap of geometry.ts. */
   private paneSize: Geometry = { cols: 0, rows: 0 };
   private tracker = new RowTracker();
+  /** SPIKE: bumped whenever the tracker starts over (seed, replace): a mirror drops its lines. */
+  generation = 0;
+  /** SPIKE: history lines may have changed without a stamp (a reflow, a heal): publish them all. */
+  private everyLine = true;
+  private restartsSeen = 0;
+  private clearsSeen = 0;
+  private alternateSeen = false;
+  private bottomSeen = 0;
+  private unreadFrom = Infinity;
   /** Offset of the last byte the screen has applied, and the sequence of the last change. */
   private appliedTo: number;
   private seqNow: number;
@@ -105,6 +114,7 @@ export class Replica {
     this.current.write(seedBytes(state), () => {
       // The seeded history is the past, not news; the seeded screen is what a reader must see.
       this.tracker.rebase(this.current.top);
+      this.generation++;
       this.refresh();
     });
   }
@@ -119,6 +129,7 @@ export class Replica {
     this.current.dispose();
     this.current = this.newScreen(state.cols, state.rows, lineBase);
     this.tracker = new RowTracker(lineBase);
+    this.generation++;
     this.trackedTop = lineBase;
     this.appliedTo = received;
     this.seed(state);
@@ -135,6 +146,7 @@ export class Replica {
     this.current = this.newScreen(state.cols, state.rows, lineBase);
     this.appliedTo = received;
     this.current.write(seedBytes(state), () => {
+      this.everyLine = true;
       this.refresh();
       then();
     });
@@ -157,7 +169,7 @@ export class Replica {
       // flood nobody waits on cost a third as much as xterm's parsing.
       const waited = this.waited();
       if ((waited && !this.current.busy) || this.unseenMayLeave(this.current.top)) this.refresh();
-      else if (waited) this.notify();
+      else this.notify(); // SPIKE: a publication follows (was: only when waited)
     }, this.waited(), true);
   }
 
@@ -171,6 +183,7 @@ export class Replica {
       const emulated = emulatedSize(this.paneSize);
       if (emulated.cols === screen.cols && emulated.rows === screen.rows) return;
       screen.resize(emulated.cols, emulated.rows);
+      this.everyLine = true;
       this.tracker.invalidate();
       this.refresh();
     });
@@ -195,6 +208,23 @@ export class Replica {
     }
     if (this.refreshed?.screen !== screen || this.refreshed.version !== screen.version) this.refresh();
     return undefined;
+  }
+
+  /** SPIKE: diffs what is applied now (no parsing) and says what changed since `seq`. */
+  publication(seq: number): ReturnType<RowTracker["stampedSince"]> & { every: boolean; frames: Array<{ seq: number; frame: Frame }> } {
+    if (this.refreshed?.screen !== this.current || this.refreshed.version !== this.current.version) this.refresh();
+    this.current.countSwitches();
+    // Leaving the alternate screen shows the normal buffer as xterm reflowed it meanwhile.
+    const bottom = this.current.top + this.current.rows;
+    const every = this.everyLine || bottom < this.bottomSeen || this.tracker.restarts !== this.restartsSeen || this.current.clears !== this.clearsSeen || this.current.alternate !== this.alternateSeen;
+    this.alternateSeen = this.current.alternate;
+    this.bottomSeen = bottom;
+    this.restartsSeen = this.tracker.restarts;
+    this.clearsSeen = this.current.clears;
+    this.everyLine = false;
+    const changes = this.tracker.stampedSince(every ? -1 : seq, this.current, this.unreadFrom);
+    this.unreadFrom = changes.unreadFrom;
+    return { ...changes, every, frames: this.frames.since(seq) };
   }
 
   /** Rows changed since `seq` (a cursor's), with the lines that scrolled away unread (RowTracker.changedSince). */

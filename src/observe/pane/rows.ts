@@ -46,6 +46,13 @@ export interface Changes {
   lostLines: number;
 }
 
+/** SPIKE: lines, their stamps and their texts joined by LF (a row's text holds no LF). */
+export interface PackedRows {
+  lines: Int32Array;
+  stamps: Int32Array;
+  text: string;
+}
+
 export class RowTracker {
   /**
    * seqs[i - head] is the render sequence at which line `base + i - head` last changed. A negative
@@ -187,6 +194,34 @@ export class RowTracker {
     return { rows, above, lostLines };
   }
 
+  /** SPIKE: every line stamped after `seq` with its text and stamp (a publication), and the lost entries. */
+  stampedSince(seq: number, source: LineSource, unreadFrom = Infinity): { rows: PackedRows; firstLine: number; lost: Array<{ seq: number; count: number }>; unreadFrom: number } {
+    const from = Math.max(this.base, source.firstLine);
+    const end = this.base + this.seqs.length - this.head;
+    const lineText = source.lineReader?.() ?? ((line: number) => source.lineText(line));
+    const lines: number[] = [];
+    const stamps: number[] = [];
+    const texts: string[] = [];
+    // Lines stamped while they could not be read (below a shrunk screen) are sent once they can.
+    let unread = Infinity;
+    for (let line = from; line < end; line++) {
+      const stamp = this.seqs[line - this.base + this.head] ?? 0;
+      if (Math.abs(stamp) <= seq && !(line >= unreadFrom && stamp !== 0)) continue;
+      const text = lineText(line);
+      if (text === undefined) {
+        unread = Math.min(unread, line);
+        continue;
+      }
+      if (stamp < 0 && text === "") continue;
+      lines.push(line);
+      stamps.push(Math.abs(stamp));
+      texts.push(text);
+    }
+    // Packed: two typed arrays and one string clone (and transfer) far cheaper than an object a line.
+    const rows: PackedRows = { lines: Int32Array.from(lines), stamps: Int32Array.from(stamps), text: texts.join("\n") };
+    return { rows, firstLine: from, lost: this.lost, unreadFrom: unread };
+  }
+
   /** Text last seen at an absolute line; never-seen lines read as blank. */
   private shownAt(line: number): string {
     return this.shown[line - this.shownTop] ?? "";
@@ -200,8 +235,12 @@ export class RowTracker {
     this.seqs[index] = seq;
   }
 
+  /** SPIKE: times the window started over (stamps forgotten): a mirror must take every line again. */
+  restarts = 0;
+
   private dropBefore(firstLine: number): void {
     if (this.seqs.length === this.head) {
+      if (this.seqs.length > 0) this.restarts++;
       // Nothing tracked yet (or everything dropped): restart the window at the first readable line.
       this.seqs = [];
       this.head = 0;

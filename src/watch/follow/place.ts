@@ -53,6 +53,11 @@ export class PanePlace {
     return this.presence ? this.presence.check() : Promise.resolve(true);
   }
 
+  /** SPIKE: until when (performance.now()) stillThere answers true at once. */
+  freshUntil(): number {
+    return this.presence ? this.presence.freshUntil() : Infinity;
+  }
+
   /** Whether the pane is in the session the client sees; when not, `left` is called. */
   async present(): Promise<boolean> {
     const client = this.options.client();

@@ -87,6 +87,14 @@ export class Presence {
     return looking;
   }
 
+  /** SPIKE: until when (this clock) a check answers true at once, asking nothing. */
+  freshUntil(): number {
+    if (this.looking) return 0;
+    const listed = this.options.listedAt?.();
+    const last = this.heardSince ? this.now() : Math.max(this.last, listed ?? -Infinity);
+    return last + PRESENCE_INTERVAL_MS;
+  }
+
   dispose(): void {
     ticking.delete(this);
     if (ticking.size > 0) return;

@@ -54,6 +54,22 @@ describe("Screen", () => {
     expect(screen.rowText(3)).toBe("line 4999");
   });
 
+  it("keeps every line's number when the screen is erased with the scrollback full (ED disposes markers on the rows it erases)", async () => {
+    const screen = new Screen({ cols: 20, rows: 4, scrollback: 5 });
+    await written(screen, `${lines(40)}\r\n`);
+    const seen = new Map<number, string>();
+    for (let n = 0; n < 6; n++) {
+      // `clear` without its CSI 3J, then lines: each erase comes just before a trim.
+      await written(screen, `\x1b[H\x1b[2Jcleared ${n}\r\n${lines(5, 100 + 10 * n)}\r\n`);
+      for (let line = screen.firstLine; line < screen.top; line++) {
+        const text = screen.lineText(line);
+        expect(text, `line ${line} after clear ${n}`).toBe(seen.get(line) ?? text);
+        seen.set(line, text ?? "");
+      }
+    }
+    expect(screen.lineText(screen.top - 1)).toBe("line 151");
+  });
+
   it("counts a huge single write of newlines exactly", async () => {
     const screen = new Screen({ cols: 10, rows: 3, scrollback: 2 });
     await written(screen, "x" + "\r\n".repeat(100_000) + "end");
@@ -105,6 +121,20 @@ describe("Screen", () => {
     expect(screen.top).toBe(6);
     expect(screen.visibleRows()).toEqual(["line 6", "line 7", "line 8", "line 9"]);
     expect(screen.lineText(0)).toBe("line 0");
+  });
+
+  it("a resize while the alternate screen is shown trims nothing from the normal one's numbering", async () => {
+    const screen = new Screen({ cols: 30, rows: 4, scrollback: 100 });
+    await written(screen, `${Array.from({ length: 10 }, (_, i) => `line ${i} ${"x".repeat(20)}`).join("\r\n")}\r\n`);
+    expect(screen.firstLine).toBe(0);
+    await written(screen, "\x1b[?1049h\x1b[Hfull screen");
+    // xterm reflows the normal buffer at once, behind the alternate one: each line now takes two rows.
+    screen.resize(15, 4);
+    await written(screen, "\x1b[?1049l");
+    expect(screen.firstLine).toBe(0);
+    await written(screen, "after\r\n");
+    expect(screen.firstLine).toBe(0);
+    expect(screen.lineText(0)).toBe("line 0 xxxxxxxx");
   });
 
   it("continues numbering after its predecessor when given a line base", async () => {
