@@ -35,3 +35,17 @@ export function carvedCopy(bytes: Uint8Array): Uint8Array {
 function plain(buffer: Buffer): Uint8Array {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
 }
+
+/** `parts` in one array of its own; a single part is returned as it is. */
+export function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  let size = 0;
+  for (const part of parts) size += part.length;
+  const joined = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+}

@@ -38,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
       // A person typed `panescope` in a terminal: say what it is, then serve anyway.
       if (command.hint !== undefined) process.stderr.write(`${command.hint}\n`);
       if (command.options.shared) return (await import("./shell/relay.js")).relay(command.options);
+      if (command.options.engineThread) return (await import("./mcp/engine/front.js")).serve(command.options);
       return (await import("./mcp/main.js")).main(command.options);
     case "shell":
       return (await import("./shell/main.js")).main(command.command); // not from argv: its words take the client above

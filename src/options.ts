@@ -34,6 +34,8 @@ export interface McpOptions {
   transcript?: string;
   /** Relay to the tmux server's shared daemon instead of watching in this process. */
   shared: boolean;
+  /** Parse the panes on a thread of their own; plain reads are answered on the thread that reads stdin (mcp/engine/). */
+  engineThread?: boolean;
 }
 
 /** `panescope report FILE.jsonl [-o FILE.html]`. */
@@ -74,12 +76,13 @@ export type Command =
 export type CommandName = "mcp" | "demo" | "golden" | "report";
 export const COMMANDS: readonly CommandName[] = ["mcp", "demo", "golden", "report"];
 
-type OptionName = "socket" | "socket-path" | "tmux" | "read-only" | "shared" | "max-wait-ms" | "max-panes" | "update" | "check-tmux" | "list-stale" | "help" | "transcript" | "output" | "report" | "record";
+type OptionName = "socket" | "socket-path" | "tmux" | "read-only" | "shared" | "engine-thread" | "max-wait-ms" | "max-panes" | "update" | "check-tmux" | "list-stale" | "help" | "transcript" | "output" | "report" | "record";
 
 export const OPTIONS: Readonly<Record<OptionName, OptionSpec>> = {
   ...SERVER_OPTIONS,
   "read-only": { env: "PANESCOPE_READ_ONLY", help: "leave out send_keys, open_pane and close_pane" },
   shared: { env: "PANESCOPE_SHARED", help: "relay to the tmux server's shared daemon (one watcher for all)" },
+  "engine-thread": { env: "PANESCOPE_ENGINE_THREAD", help: "parse panes on a thread of their own: reads never wait behind a flood (docs/cli.md)" },
   "max-wait-ms": { value: "N", env: "PANESCOPE_MAX_WAIT_MS", help: `cap on waits, in ms (default ${MAX_WAIT_DEFAULT_MS}, at most ${MAX_WAIT_LIMIT_MS})` },
   "max-panes": { value: "N", env: "PANESCOPE_MAX_PANES", help: `most panes watched at once; the least recently read is let go (default ${MAX_PANES_DEFAULT})` },
   update: { env: "PANESCOPE_UPDATE", help: "rewrite goldens that differ (never under CI=true)" },
@@ -107,9 +110,9 @@ interface CommandSpec {
 
 const SPECS: Readonly<Record<CommandName, CommandSpec>> = {
   mcp: {
-    usage: "panescope [mcp] [-L NAME | -S PATH] [--tmux PATH] [--read-only] [--max-wait-ms N] [--max-panes N] [--shared] [--transcript FILE]",
+    usage: "panescope [mcp] [-L NAME | -S PATH] [--tmux PATH] [--read-only] [--max-wait-ms N] [--max-panes N] [--shared] [--engine-thread] [--transcript FILE]",
     summary: "The stdio MCP server (the default command): an MCP client starts it and talks JSON-RPC on stdin/stdout; logs go to stderr.",
-    takes: ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "max-panes", "shared", "transcript", "help"],
+    takes: ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "max-panes", "shared", "engine-thread", "transcript", "help"],
     refuses: {},
     notes: ["Without -L/-S: tmux's default server. Flags win over the environment."],
   },
@@ -169,7 +172,7 @@ export function commandHelp(name: CommandName): string {
 
 /** `panescope --help`: every command, the server options and every environment variable. */
 export function topHelp(): string {
-  const names: OptionName[] = ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "max-panes", "shared", "transcript", "update", "report"];
+  const names: OptionName[] = ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "max-panes", "shared", "engine-thread", "transcript", "update", "report"];
   return [
     "panescope: watch tmux panes the way a terminal shows them (an MCP server, shell commands, golden-file tests)",
     "",
@@ -249,10 +252,13 @@ function mcpOptions(parsed: Parsed, env: Env): McpOptions {
   if (shared && stringOf(parsed, "max-panes") !== undefined) {
     throw usageError("mcp", "--max-panes sets this process's cap, and with --shared the daemon watches the panes: give PANESCOPE_MAX_PANES to the command that starts the daemon");
   }
+  const engineThread = parsed.values["engine-thread"] === true || envBoolean(env, "PANESCOPE_ENGINE_THREAD");
+  if (shared && engineThread) throw usageError("mcp", "--engine-thread parses the panes this process watches, and with --shared the daemon watches them: drop one of the two");
   return {
     server: serverOf(parsed, env),
     readOnly: parsed.values["read-only"] === true || envBoolean(env, "PANESCOPE_READ_ONLY"),
     shared,
+    ...(engineThread ? { engineThread } : {}),
     maxPanes: paneCap(stringOf(parsed, "max-panes"), env, (what) => usageError("mcp", what)),
     maxWaitMs:
       flagWait !== undefined ? waitCap(flagWait, "--max-wait-ms") : envWait !== undefined ? waitCap(envWait, "PANESCOPE_MAX_WAIT_MS") : MAX_WAIT_DEFAULT_MS,

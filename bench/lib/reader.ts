@@ -53,13 +53,15 @@ export interface ReaderOptions {
   maxPanes?: number;
   /** Read through the MCP SDK's client instead of plain JSON-RPC (stdio only). */
   sdk?: boolean;
+  /** Start the server with --engine-thread (plain JSON-RPC over stdio only). */
+  engineThread?: boolean;
 }
 
 export async function openReader(bench: BenchServer, options: ReaderOptions = {}): Promise<Reader> {
   // PANESCOPE_BENCH_READER=hub measures without MCP and stdio (to see what the transport costs).
   const inProcess = process.env.PANESCOPE_BENCH_READER === "hub" || !stdioAvailable();
   if (inProcess) return hubReader(bench, options);
-  return options.sdk ? sdkReader(bench) : stdioReader(bench);
+  return options.sdk ? sdkReader(bench) : stdioReader(bench, options);
 }
 
 function rssOf(pid: number): number {
@@ -91,9 +93,9 @@ function serverEnv(): { env: Record<string, string>; state: string } {
   return { env: { ...getDefaultEnvironment(), XDG_STATE_HOME: state }, state };
 }
 
-async function stdioReader(bench: BenchServer): Promise<Reader> {
+async function stdioReader(bench: BenchServer, options: ReaderOptions): Promise<Reader> {
   const { env, state } = serverEnv();
-  const rpc = await StdioRpc.start(process.execPath, [CLI, "--socket", bench.name], env);
+  const rpc = await StdioRpc.start(process.execPath, [CLI, "--socket", bench.name, ...(options.engineThread ? ["--engine-thread"] : [])], env);
   const answer = async (args: CaptureArgs & { view?: string }): Promise<Answer> => answerOf(await rpc.callTool("capture_since", { ...args }));
   return {
     transport: "stdio",

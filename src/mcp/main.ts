@@ -3,6 +3,7 @@
 import { isPanescopeError, messageOf } from "../errors.js";
 import type { McpOptions } from "../options.js";
 import { TmuxServer, type TmuxServerOptions } from "../tmux/server.js";
+import type { ReadPublisher } from "../watch/publisher.js";
 import { version } from "../version.js";
 import { ownPaneFromEnv } from "./own-pane.js";
 
@@ -29,8 +30,11 @@ async function tmuxLabel(server: TmuxServer, log: (line: string) => void): Promi
   );
 }
 
-/** Options come parsed (src/options.ts); resolves with the exit code once the client has gone. */
-export async function main(options: McpOptions): Promise<number> {
+/**
+ * Options come parsed (src/options.ts); resolves with the exit code once the client has gone.
+ * `publisher`: where watched panes are published for reads answered on another thread (engine/).
+ */
+export async function main(options: McpOptions, publisher?: ReadPublisher): Promise<number> {
   const log = (line: string): void => void process.stderr.write(`panescope: ${line}\n`);
   // The hub's lines name panescope already ("panescope: following %3: …").
   const hubWarn = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -44,7 +48,7 @@ export async function main(options: McpOptions): Promise<number> {
   ]);
   // Loaded only when asked for: the server's start-up stays as it was without --transcript.
   const transcript = options.transcript === undefined ? undefined : (await import("./transcript.js")).Transcript.open(options.transcript, log);
-  const hub = new Hub({ server, warn: hubWarn, maxPanes: options.maxPanes });
+  const hub = new Hub({ server, warn: hubWarn, maxPanes: options.maxPanes, ...(publisher ? { publisher } : {}) });
   // tmux is asked at the first tool call, not at start: initialize and tools/list need no tmux (nor
   // execa, which runs it), and spawning it meanwhile cost start-up ≈ 12% (issue 28).
   let tmuxSaid: Promise<void> | undefined;

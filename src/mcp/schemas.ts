@@ -4,9 +4,9 @@
 import { z } from "zod";
 import { canonicalPaneId } from "../tmux/pane-id.js";
 
-export const MAX_CURSOR_CHARS = 200;
-export const MAX_LINES = 10_000;
-export const MAX_BYTES = 4 * 1024 * 1024;
+import { MAX_BYTES, MAX_CURSOR_CHARS, MAX_LINES } from "./limits.js";
+
+export { MAX_BYTES, MAX_CURSOR_CHARS, MAX_LINES } from "./limits.js";
 
 export const paneId = z
   .string()

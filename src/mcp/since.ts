@@ -1,14 +1,11 @@
 // The cursor rule, shared by every tool that takes a cursor: it answers everything since that
 // cursor as capture_since does (rows changed, raw by view, every missed/closed flag, truncation)
-// and returns the cursor that follows its answer. Here: the limit arguments those tools share, and
-// a delta as structuredContent (the text is render.ts's).
+// and returns the cursor that follows its answer. Here: the limit arguments those tools share
+// (their meaning, and a delta as structuredContent: limits.ts).
 import { z } from "zod";
-import type { Delta, ReadLimits } from "../observe/read/delta.js";
-import type { View } from "./render.js";
 import * as s from "./schemas.js";
 
-/** Without maxBytes an answer still stays bounded (a `cat` of a large file would flood the agent). */
-export const DEFAULT_MAX_BYTES = 256 * 1024;
+export { DEFAULT_MAX_BYTES, limitsOf, structured, type LimitInput } from "./limits.js";
 
 /** view, maxLines, maxBytes: how much of a delta an answer carries and what its text shows. */
 export const limitFields = {
@@ -23,25 +20,3 @@ export const sameLimitFields = {
   maxLines: s.maxLines.optional(),
   maxBytes: s.maxBytes.optional(),
 };
-
-export interface LimitInput {
-  view?: View | undefined;
-  maxLines?: number | undefined;
-  maxBytes?: number | undefined;
-}
-
-/** The read limits of a call: the byte budget goes first to what the text shows. */
-export function limitsOf(input: LimitInput): ReadLimits {
-  return {
-    maxLines: input.maxLines,
-    maxBytes: input.maxBytes ?? DEFAULT_MAX_BYTES,
-    prefer: input.view ?? "rows",
-  };
-}
-
-/** A delta as structuredContent: the patch is the text's view of the rows, left out. */
-export function structured(delta: Delta): Omit<Delta, "patch"> {
-  const { patch: _, ...rest } = delta;
-  return rest;
-}
-

@@ -24,6 +24,7 @@ import { observerFor, type After } from "./seed/observer.js";
 import type { PaneProbe } from "./seed/probe.js";
 import { Seeder } from "./seed/seeder.js";
 import type { WatchSettings } from "./settings.js";
+import type { PublishedWatch } from "./publisher.js";
 import { ANSWERS, type Verdict, type Watch } from "./watch.js";
 
 /** What one streamed watch adds to the watch's settings (the starter fills it in). */
@@ -42,7 +43,7 @@ export interface PaneWatchSeams {
   lease?: SessionLease | undefined;
 }
 
-export class PaneWatch implements Watch {
+export class PaneWatch implements Watch, PublishedWatch {
   lastUsed = Date.now();
   readonly streaming = true;
   disposed = false;
@@ -52,6 +53,8 @@ export class PaneWatch implements Watch {
   /** Following starts once the watch is started (events before that are covered by its seed). */
   private started = false;
   private unbind: () => void = () => undefined;
+  /** Stops publishing the pane (settings.publisher), when it is published. */
+  private unpublish: (() => void) | undefined;
   private readonly seeder: Seeder;
   /** The pane's window and size, and the subscriptions that report its end from there. */
   private readonly place: PanePlace;
@@ -138,7 +141,7 @@ export class PaneWatch implements Watch {
         onStale: (reason, error) => (error === undefined ? void watch.seeder.retake(reason) : watch.recovery.failed(error)),
       });
       watch.observerRef.seed(probe.state);
-      watch.observerRef.spikeWatch = watch;
+      watch.unpublish = settings.publisher?.add(watch.observerRef, watch);
       // Found after the probe: a respawn in between fails the look (confirm/pane-process.ts), not the watch.
       if (settings.procCheck && !probe.dead) watch.life.lookAt({ serverPid: probe.serverPid, panePid: probe.panePid, paneTty: probe.paneTty });
       watch.took(probe);
@@ -184,10 +187,7 @@ export class PaneWatch implements Watch {
     return this.life.confirmer.held;
   }
 
-  /**
-   * SPIKE: until when (wall clock, ms) a read could be answered without revalidating (Follower
-   * .revalidate would pass at once, asking tmux nothing); 0 when it could not now.
-   */
+  /** PublishedWatch.readVerdict: until when Follower.revalidate would pass at once, asking tmux nothing. */
   readVerdict(): number {
     if (this.disposed || !this.connected || this.respawned || !this.observerRef) return 0;
     if (this.observerRef.closed && this.unconfirmed > 0) return 0;
@@ -278,8 +278,13 @@ export class PaneWatch implements Watch {
     this.life.markClosed(exit);
   }
 
+  used(): void {
+    this.lastUsed = Date.now();
+  }
+
   dispose(): void {
     this.disposed = true;
+    this.unpublish?.();
     this.recovery.dispose();
     this.life.confirmer.stop();
     this.auditor.dispose();

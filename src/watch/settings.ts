@@ -7,6 +7,7 @@ import { DEFAULT_RING_CAPACITY } from "../observe/raw/ring.js";
 import { DEFAULT_SCROLLBACK } from "../observe/emulator/screen.js";
 import { ControlClient, type ControlClientOptions } from "../tmux/client.js";
 import type { TmuxServer } from "../tmux/server.js";
+import type { ReadPublisher } from "./publisher.js";
 
 /** Control client settings a caller may set (the hub decides server, session and auto-continue). */
 export type ClientSettings = Omit<ControlClientOptions, "server" | "session" | "autoContinue">;
@@ -37,6 +38,8 @@ export interface HubOptions {
   quietClient?: boolean;
   /** Confirm output from /proc where it shows the pane's process (confirm/pane-process.ts). Default true. */
   procCheck?: boolean;
+  /** Where streamed panes are published for reads answered on another thread (publisher.ts). Default: nowhere. */
+  publisher?: ReadPublisher;
 }
 
 /** HubOptions with every default applied: what the watch's parts read. */
@@ -57,6 +60,7 @@ export interface WatchSettings {
   readonly pollIntervalMs: number;
   readonly quietClient: boolean;
   readonly procCheck: boolean;
+  readonly publisher: ReadPublisher | undefined;
 }
 
 // 500 panes read once cost ≈ 140 MiB above an idle process and < 1% of a core (bench figure 14).
@@ -86,5 +90,6 @@ export function resolveSettings(options: HubOptions): WatchSettings {
     pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     quietClient: options.quietClient ?? false,
     procCheck: options.procCheck ?? true,
+    publisher: options.publisher,
   };
 }

@@ -1,11 +1,10 @@
 // capture_since: what a pane printed since a cursor, as rendered rows and as raw text (docs/contract.md).
 import { z } from "zod";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
-import { renderDelta, type View, type WaitReport } from "../render.js";
-import { fail, ok } from "../results.js";
+import { captureResult } from "../capture-result.js";
+import { fail } from "../results.js";
 import * as s from "../schemas.js";
-import { isEmpty } from "../../observe/read/delta.js";
-import { limitFields, limitsOf, structured } from "../since.js";
+import { limitFields, limitsOf } from "../since.js";
 
 export { DEFAULT_MAX_BYTES } from "../since.js";
 
@@ -64,17 +63,7 @@ export const registerCaptureSince: ToolRegistrar = (mcp, ctx) => {
           signal: extra.signal,
           limits: limitsOf(input),
         });
-        const delta = structured(answer);
-        const waited = input.cursor !== undefined && waitMs > 0;
-        const wait: WaitReport = {
-          waitMs,
-          waitCapMs: ctx.maxWaitMs,
-          waitClamped: requested > ctx.maxWaitMs,
-          waitEnded: !waited ? "none" : extra.signal.aborted ? "aborted" : isEmpty(delta) ? "timeout" : "change",
-        };
-        const view: View = input.view ?? "rows";
-        const text = renderDelta(answer, { given: input.cursor, wait, view });
-        return ok({ ...delta, ...wait }, text);
+        return captureResult(answer, { cursor: input.cursor, requestedWaitMs: requested, maxWaitMs: ctx.maxWaitMs, aborted: extra.signal.aborted, view: input.view });
       } catch (error) {
         return fail(error, ctx.failContext);
       }

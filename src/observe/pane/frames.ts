@@ -30,7 +30,7 @@ export class FrameLog {
     }
   }
 
-  /** SPIKE: the frames recorded after `seq`, oldest first (a publication). */
+  /** The frames recorded after `seq`, oldest first (a publication carries them: a view answers cursors issued at any of them). */
   since(seq: number): Array<{ seq: number; frame: Frame }> {
     return this.frames.filter((entry) => entry.seq > seq).map(({ seq: at, frame }) => ({ seq: at, frame }));
   }

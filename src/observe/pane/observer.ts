@@ -16,6 +16,7 @@ import { PaneCursors, type PaneIdentity } from "./cursors.js";
 import { READ_CATCH_UP_MS, Replica, type OnStale } from "./replica.js";
 import { firstAnswer, newsAnswer, type News, type Standing } from "./answer.js";
 import { Taps, type PaneTap } from "./tap.js";
+import type { PaneState, PublicationSink, PublicationStart } from "./publication.js";
 
 export type { PaneIdentity } from "./cursors.js";
 export { MAX_SCREEN_BACKLOG } from "./replica.js";
@@ -42,20 +43,7 @@ export interface PaneObserverOptions {
   widths?: WidthPolicy;
 }
 
-/** SPIKE: what a worker's observers publish for the main thread's read view. */
-export interface PublishHook {
-  register(observer: PaneObserver): { dirty(): void; raw(bytes: Uint8Array): void; gap(seq: number, reason: MissedReason, bytes: number): void; healed(seq: number, lines: number[]): void };
-}
-let publishHook: PublishHook | undefined;
-export function setPublishHook(hook: PublishHook): void {
-  publishHook = hook;
-}
-
 export class PaneObserver {
-  private pub: ReturnType<PublishHook["register"]> | undefined;
-  readonly spikeKey: Uint8Array;
-  /** SPIKE: the watch behind this observer (its read verdict, its use for eviction). */
-  spikeWatch: { readVerdict(): number; lastUsed: number } | undefined;
   readonly identity: PaneIdentity;
   private readonly cursors: PaneCursors;
   private readonly raw: RawStream;
@@ -69,13 +57,16 @@ export class PaneObserver {
   private exit: PaneExit | undefined;
   private streamingFlag = true;
   private readonly taps = new Taps();
+  private readonly key: Uint8Array;
+  /** Where this observer publishes for a read view on another thread (publication.ts), if anywhere. */
+  private sink: PublicationSink | undefined;
 
   constructor(options: PaneObserverOptions) {
     this.identity = options.identity;
     this.cursors = new PaneCursors(options.identity, options.key);
     this.raw = new RawStream(options.ringBytes, options.startOffset ?? 0);
     this.predecessor = options.predecessor;
-    this.spikeKey = options.key;
+    this.key = options.key;
     this.replica = new Replica({
       cols: options.cols,
       rows: options.rows,
@@ -87,33 +78,38 @@ export class PaneObserver {
       waited: () => this.wakeup.size > 0,
       notify: () => this.notify(),
     });
-    this.pub = publishHook?.register(this);
   }
 
-  /** SPIKE: the state a main-thread view needs, diffed since `seq` (the last publication). */
-  publication(seq: number) {
+  /** From now on, tells `sink` what a read view must hear of (every cursor issued is at a publication). */
+  publishTo(sink: PublicationSink): void {
+    this.sink = sink;
+    sink.changed();
+  }
+
+  /** What a view needs before the first publication: its cursors' binding and where its stream starts. */
+  publicationStart(): PublicationStart {
+    return { identity: this.identity, key: this.key, rawBase: this.raw.base, predecessor: this.predecessor };
+  }
+
+  /** The state a read view needs, diffed since `seq` (the last publication's); parses nothing. */
+  publication(seq: number): PaneState {
     const replica = this.replica;
-    const changes = replica.publication(seq);
+    const { rows, firstLine, lost, every, frames } = replica.publication(seq);
     return {
       generation: replica.generation,
       applied: replica.applied,
       seq: replica.seq,
-      changes,
+      rows,
+      firstLine,
+      every,
+      lost,
+      frames,
       geometry: replica.geometry(),
       frame: replica.frame(),
       closed: this.closedFlag,
       exit: this.exit,
       streaming: this.streamingFlag,
-      end: this.raw.end,
     };
-  }
-
-  get spikeRawBase(): number {
-    return this.raw.base;
-  }
-
-  get spikePredecessor(): MissedReason | undefined {
-    return this.predecessor;
   }
 
   get paneId(): string {
@@ -224,8 +220,9 @@ export class PaneObserver {
     this.taps.emit((t) => t.screen?.(state, "heal"));
     this.replica.heal(state, this.offset, () => {
       if (rows.length > 0) {
-        this.heals.add(this.replica.seq, rows.map((y) => top + y));
-        this.pub?.healed(this.replica.seq, rows.map((y) => top + y));
+        const lines = rows.map((y) => top + y);
+        this.heals.add(this.replica.seq, lines);
+        this.sink?.healed(this.replica.seq, lines);
       }
       this.notify();
     });
@@ -234,14 +231,14 @@ export class PaneObserver {
   /** Bytes whose effect on the screen arrives with the next resync's capture: kept as raw only. */
   appendRaw(bytes: Uint8Array): void {
     this.raw.append(bytes);
-    this.pub?.raw(bytes);
+    this.sink?.raw(bytes);
   }
 
   /** Live bytes from the pane. */
   ingest(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     this.raw.append(bytes);
-    this.pub?.raw(bytes);
+    this.sink?.raw(bytes);
     this.taps.emit((t) => t.output?.(bytes));
     this.replica.ingest(bytes, this.offset);
   }
@@ -272,7 +269,7 @@ export class PaneObserver {
   addBreak(reason: MissedReason, bytes: number): void {
     const seq = this.replica.advance();
     this.breaks.add(seq, reason, bytes);
-    this.pub?.gap(seq, reason, bytes);
+    this.sink?.gap(seq, reason, bytes);
     this.taps.emit((t) => t.gap?.(reason, bytes));
     this.notify();
   }
@@ -346,11 +343,18 @@ export class PaneObserver {
   }
 
   private notify(): void {
-    this.pub?.dirty();
+    this.sink?.changed();
     this.wakeup.notify();
   }
 
+  /** The answer to a read at what is applied now; its cursor is published at once (PublicationSink.issued). */
   private answer(fields: CursorFields | undefined, limits: ReadLimits): Delta {
+    const delta = this.compose(fields, limits);
+    this.sink?.issued();
+    return delta;
+  }
+
+  private compose(fields: CursorFields | undefined, limits: ReadLimits): Delta {
     const replica = this.replica;
     const held = { base: this.raw.base, applied: replica.applied, seq: replica.seq };
     const reason = fields ? this.cursors.discontinuity(fields, held, this.predecessor) : undefined;

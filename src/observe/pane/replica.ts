@@ -3,7 +3,7 @@
 // tmux's screen again), and diffed into the row tracker when readers need it: each change of the
 // rows is a new render sequence and a frame. The observer around it answers the reads.
 import type { Delta, MissedReason } from "../read/delta.js";
-import { RowTracker, type Changes, type RowBound } from "./rows.js";
+import { RowTracker, type Changes, type RowBound, type Stamped } from "./rows.js";
 import { beyondCap, emulatedSize, type Geometry } from "../emulator/geometry.js";
 import { Screen } from "../emulator/screen.js";
 import { seedBytes, type ScreenState } from "../emulator/seed.js";
@@ -23,6 +23,20 @@ const FAR_BEHIND_BYTES = 128 * 1024;
  * under a second of the slowest parsing; beyond it the queue is dropped and tmux's screen taken.
  */
 export const MAX_SCREEN_BACKLOG = 4 * 1024 * 1024;
+
+/** What a publication saw of the screen: a change of any of these can move lines' text without a stamp. */
+interface Published {
+  restarts: number;
+  shifts: number;
+  alternate: boolean;
+  /** The line below the screen: a shrinking bottom rereads lines (xterm pulls history back in). */
+  bottom: number;
+  /** The first line stamped while unreadable (below a shrunk screen): sent again once readable. */
+  unreadFrom: number;
+}
+
+/** Replica.publication's answer. */
+export type PublishedRows = Stamped & { every: boolean; frames: Array<{ seq: number; frame: Frame }> };
 
 /** Called when the screen went stale: see PaneObserverOptions.onStale. */
 export type OnStale = (reason: MissedReason | undefined, error?: unknown) => void;
@@ -47,15 +61,10 @@ export class Replica {
   /** The pane's size as tmux has it; the screen is at most the cap of geometry.ts. */
   private paneSize: Geometry = { cols: 0, rows: 0 };
   private tracker = new RowTracker();
-  /** SPIKE: bumped whenever the tracker starts over (seed, replace): a mirror drops its lines. */
+  /** Bumped whenever the tracker starts over (seed, replace): a view drops its lines. */
   generation = 0;
-  /** SPIKE: history lines may have changed without a stamp (a reflow, a heal): publish them all. */
-  private everyLine = true;
-  private restartsSeen = 0;
-  private clearsSeen = 0;
-  private alternateSeen = false;
-  private bottomSeen = 0;
-  private unreadFrom = Infinity;
+  /** What the last publication saw; undefined after a reflow or a heal: the next one sends every line. */
+  private published: Published | undefined;
   /** Offset of the last byte the screen has applied, and the sequence of the last change. */
   private appliedTo: number;
   private seqNow: number;
@@ -146,7 +155,7 @@ export class Replica {
     this.current = this.newScreen(state.cols, state.rows, lineBase);
     this.appliedTo = received;
     this.current.write(seedBytes(state), () => {
-      this.everyLine = true;
+      this.published = undefined;
       this.refresh();
       then();
     });
@@ -165,11 +174,11 @@ export class Replica {
     this.current.write(bytes, () => {
       this.appliedTo = Math.max(this.appliedTo, end);
       // Rows are diffed for a waiting reader once the emulator caught up, and before unread lines
-      // could be trimmed away; otherwise the next read diffs them (settle): diffing every chunk of a
-      // flood nobody waits on cost a third as much as xterm's parsing.
+      // could be trimmed away; otherwise the next read or publication diffs them: diffing every chunk
+      // of a flood nobody waits on cost a third as much as xterm's parsing.
       const waited = this.waited();
       if ((waited && !this.current.busy) || this.unseenMayLeave(this.current.top)) this.refresh();
-      else this.notify(); // SPIKE: a publication follows (was: only when waited)
+      else this.notify(); // waiting readers catch up themselves; a publishing observer publishes
     }, this.waited(), true);
   }
 
@@ -183,7 +192,7 @@ export class Replica {
       const emulated = emulatedSize(this.paneSize);
       if (emulated.cols === screen.cols && emulated.rows === screen.rows) return;
       screen.resize(emulated.cols, emulated.rows);
-      this.everyLine = true;
+      this.published = undefined;
       this.tracker.invalidate();
       this.refresh();
     });
@@ -210,21 +219,21 @@ export class Replica {
     return undefined;
   }
 
-  /** SPIKE: diffs what is applied now (no parsing) and says what changed since `seq`. */
-  publication(seq: number): ReturnType<RowTracker["stampedSince"]> & { every: boolean; frames: Array<{ seq: number; frame: Frame }> } {
-    if (this.refreshed?.screen !== this.current || this.refreshed.version !== this.current.version) this.refresh();
-    this.current.countSwitches();
-    // Leaving the alternate screen shows the normal buffer as xterm reflowed it meanwhile.
-    const bottom = this.current.top + this.current.rows;
-    const every = this.everyLine || bottom < this.bottomSeen || this.tracker.restarts !== this.restartsSeen || this.current.clears !== this.clearsSeen || this.current.alternate !== this.alternateSeen;
-    this.alternateSeen = this.current.alternate;
-    this.bottomSeen = bottom;
-    this.restartsSeen = this.tracker.restarts;
-    this.clearsSeen = this.current.clears;
-    this.everyLine = false;
-    const changes = this.tracker.stampedSince(every ? -1 : seq, this.current, this.unreadFrom);
-    this.unreadFrom = changes.unreadFrom;
-    return { ...changes, every, frames: this.frames.since(seq) };
+  /**
+   * What a view needs to answer as this replica would, diffed now (no parsing): the lines stamped
+   * since `seq` (the last publication), or every line when their text may have changed without a
+   * stamp since then, and every frame recorded since.
+   */
+  publication(seq: number): PublishedRows {
+    const screen = this.current;
+    if (this.refreshed?.screen !== screen || this.refreshed.version !== screen.version) this.refresh();
+    const last = this.published;
+    const now: Published = { restarts: this.tracker.restarts, shifts: screen.shifts, alternate: screen.alternate, bottom: screen.top + screen.rows, unreadFrom: Infinity };
+    const every = last === undefined || now.bottom < last.bottom || now.restarts !== last.restarts || now.shifts !== last.shifts || now.alternate !== last.alternate;
+    // Nothing stamped since (an idle pane's verdict published again): no walk over its lines.
+    const stamped = !every && seq >= this.seqNow && last.unreadFrom === Infinity ? this.tracker.nothingStamped(screen) : this.tracker.stampedSince(every ? -1 : seq, screen, last?.unreadFrom);
+    this.published = { ...now, unreadFrom: stamped.unreadFrom };
+    return { ...stamped, every, frames: this.frames.since(seq) };
   }
 
   /** Rows changed since `seq` (a cursor's), with the lines that scrolled away unread (RowTracker.changedSince). */

@@ -46,11 +46,21 @@ export interface Changes {
   lostLines: number;
 }
 
-/** SPIKE: lines, their stamps and their texts joined by LF (a row's text holds no LF). */
+/** Lines, their stamps and their texts joined by LF (a row's text holds no LF): two typed arrays and one string cross a thread far cheaper than an object a line. */
 export interface PackedRows {
   lines: Int32Array;
   stamps: Int32Array;
   text: string;
+}
+
+/** RowTracker.stampedSince's answer. */
+export interface Stamped {
+  rows: PackedRows;
+  /** The first line tracked: a view forgets the lines before it. */
+  firstLine: number;
+  /** Lines that scrolled away unread, by the sequence at which they did (the tracker's own list). */
+  lost: ReadonlyArray<{ seq: number; count: number }>;
+  unreadFrom: number;
 }
 
 export class RowTracker {
@@ -194,8 +204,12 @@ export class RowTracker {
     return { rows, above, lostLines };
   }
 
-  /** SPIKE: every line stamped after `seq` with its text and stamp (a publication), and the lost entries. */
-  stampedSince(seq: number, source: LineSource, unreadFrom = Infinity): { rows: PackedRows; firstLine: number; lost: Array<{ seq: number; count: number }>; unreadFrom: number } {
+  /**
+   * Every line stamped after `seq` with its text and stamp (a publication), from the first line
+   * still tracked; lines at or below `unreadFrom` that were stamped while unreadable (below a shrunk
+   * screen) are sent again, and the first line unreadable now is returned for the next call.
+   */
+  stampedSince(seq: number, source: LineSource, unreadFrom = Infinity): Stamped {
     const from = Math.max(this.base, source.firstLine);
     const end = this.base + this.seqs.length - this.head;
     const lineText = source.lineReader?.() ?? ((line: number) => source.lineText(line));
@@ -217,9 +231,14 @@ export class RowTracker {
       stamps.push(Math.abs(stamp));
       texts.push(text);
     }
-    // Packed: two typed arrays and one string clone (and transfer) far cheaper than an object a line.
     const rows: PackedRows = { lines: Int32Array.from(lines), stamps: Int32Array.from(stamps), text: texts.join("\n") };
     return { rows, firstLine: from, lost: this.lost, unreadFrom: unread };
+  }
+
+  /** stampedSince for a `seq` nothing was stamped after. */
+  nothingStamped(source: LineSource): Stamped {
+    const rows: PackedRows = { lines: new Int32Array(0), stamps: new Int32Array(0), text: "" };
+    return { rows, firstLine: Math.max(this.base, source.firstLine), lost: this.lost, unreadFrom: Infinity };
   }
 
   /** Text last seen at an absolute line; never-seen lines read as blank. */
@@ -235,7 +254,7 @@ export class RowTracker {
     this.seqs[index] = seq;
   }
 
-  /** SPIKE: times the window started over (stamps forgotten): a mirror must take every line again. */
+  /** Times the window started over (stamps forgotten): a view must take every line again. */
   restarts = 0;
 
   private dropBefore(firstLine: number): void {

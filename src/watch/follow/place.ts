@@ -53,7 +53,7 @@ export class PanePlace {
     return this.presence ? this.presence.check() : Promise.resolve(true);
   }
 
-  /** SPIKE: until when (performance.now()) stillThere answers true at once. */
+  /** Until when (performance.now()) `stillThere` answers true at once (Infinity: tmux tells of every move). */
   freshUntil(): number {
     return this.presence ? this.presence.freshUntil() : Infinity;
   }

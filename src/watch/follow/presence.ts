@@ -87,7 +87,7 @@ export class Presence {
     return looking;
   }
 
-  /** SPIKE: until when (this clock) a check answers true at once, asking nothing. */
+  /** Until when (this clock) `check` would answer true at once, asking nothing; 0 while a look is out. */
   freshUntil(): number {
     if (this.looking) return 0;
     const listed = this.options.listedAt?.();

@@ -1,0 +1,183 @@
+// `panescope` with its engine on a thread of its own (issue 28: reads never wait behind someone
+// else's flood). The engine thread (thread.ts) is the whole MCP server as it runs in one thread,
+// on a stdin and stdout this thread pipes. This thread reads stdin, answers a plain capture_since
+// (plain-read.ts) itself from the pane's read view, built from the engine's publications
+// (publisher.ts, observe/pane/view.ts), and passes every other line on. A thread that sleeps until
+// a request comes is woken at once; the thread that parses twenty floods never sleeps, and a read
+// waiting for it waited for a core (docs/benchmarks.md, "Reads under twenty floods").
+import { once } from "node:events";
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { messageOf } from "../../errors.js";
+import { decodeCursor, socketTag } from "../../observe/cursor/codec.js";
+import { PaneView } from "../../observe/pane/view.js";
+import type { McpOptions } from "../../options.js";
+import { captureResult } from "../capture-result.js";
+import { limitsOf } from "../limits.js";
+import { FrontLines } from "./lines.js";
+import { answerLine, plainRead, type PlainRead } from "./plain-read.js";
+import type { EngineNews, FrontNews } from "./publisher.js";
+import type { EngineData } from "./thread.js";
+
+/** Publications are taken when a read comes, and this often besides (a pane nobody reads piles none up). */
+const TAKE_MS = 50;
+/** A pane's reads answered here are told to the engine at most this often (its eviction counts uses). */
+const USED_MS = 1000;
+
+/**
+ * The engine thread's file: a face bundled beside this one (scripts/bundle-cli.mjs), or tsc's
+ * file beside this one when this is tsc's.
+ */
+function engineFile(): URL {
+  return new URL(import.meta.url.endsWith("/front.js") ? "./thread.js" : "./mcp-engine-thread.js", import.meta.url);
+}
+
+/** Serves MCP on stdio as mcp/main.ts does; resolves with the exit code once the client has gone. */
+export async function serve(options: McpOptions): Promise<number> {
+  const channel = new MessageChannel();
+  const data: EngineData = { options, port: channel.port2 };
+  const engine = new Worker(engineFile(), { workerData: data, transferList: [channel.port2], stdin: true, stdout: true });
+  const front = new Front(channel.port1, options, (line) => void process.stdout.write(line));
+  const toEngine = engine.stdin;
+  if (!toEngine) throw new Error("the engine thread has no stdin");
+  const lines = new FrontLines();
+  // Backpressure: a client writing faster than the engine reads waits, as with one thread (stdin is
+  // not read meanwhile); a 100 MB line never piles up between the threads.
+  const pass = (bytes: Uint8Array | string): void => {
+    if (toEngine.write(bytes) || process.stdin.isPaused()) return;
+    process.stdin.pause();
+    toEngine.once("drain", () => process.stdin.resume());
+  };
+  process.stdin.on("data", (chunk: Buffer) => {
+    for (const input of lines.push(chunk)) {
+      if (input.kind === "pass") pass(input.bytes);
+      else if (!front.answer(input.bytes)) {
+        pass(input.bytes);
+        pass("\n");
+      }
+    }
+  });
+  const stop = (): void => {
+    toEngine.end(lines.end());
+  };
+  process.stdin.on("end", stop);
+  process.stdout.on("error", stop);
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  // Whole lines only: an answer written here never lands inside one of the engine's.
+  let partial = "";
+  engine.stdout.setEncoding("utf8");
+  engine.stdout.on("data", (chunk: string) => {
+    const end = chunk.lastIndexOf("\n");
+    if (end === -1) {
+      partial += chunk;
+      return;
+    }
+    process.stdout.write(partial + chunk.slice(0, end + 1));
+    partial = chunk.slice(end + 1);
+  });
+  let failed = false;
+  engine.on("error", (error) => {
+    failed = true;
+    process.stderr.write(`panescope: the engine thread failed: ${messageOf(error)}\n`);
+  });
+  const [code] = (await once(engine, "exit")) as [number];
+  if (partial !== "") process.stdout.write(partial);
+  front.close();
+  process.stderr.write(`panescope: ${front.answered} reads answered beside the engine thread\n`);
+  process.stdin.pause();
+  return failed ? 1 : code;
+}
+
+/** The reads answered on this thread: every published pane's view. */
+class Front {
+  private readonly views = new Map<string, PaneView>();
+  private readonly paneOf = new Map<number, string>();
+  /** When each view's reads were last told to the engine. */
+  private readonly toldUsed = new Map<number, number>();
+  /** The cursor key (every view's is the hub's); undefined until a pane is published. */
+  private key: Uint8Array | undefined;
+  private readonly taker: ReturnType<typeof setInterval>;
+  private readonly decoder = new TextDecoder();
+  /** Reads answered here so far (said on exit: how much of the load this thread took). */
+  answered = 0;
+
+  constructor(
+    private readonly port: MessagePort,
+    private readonly options: McpOptions,
+    private readonly write: (line: string) => void,
+  ) {
+    // Not listened to: a publication does not wake this thread, it is taken when a read comes.
+    this.taker = setInterval(() => this.take(), TAKE_MS);
+    this.taker.unref();
+  }
+
+  /** Answers the request in `bytes` if it is a read a view can answer; false: the engine must. */
+  answer(bytes: Uint8Array): boolean {
+    // A transcript holds every call: only the engine writes it.
+    if (this.options.transcript !== undefined || this.key === undefined) return false;
+    const read = plainRead(this.decoder.decode(bytes));
+    if (!read) return false;
+    this.take();
+    const line = this.answerRead(read);
+    if (line === undefined) return false;
+    this.write(line);
+    this.answered++;
+    return true;
+  }
+
+  close(): void {
+    clearInterval(this.taker);
+    this.port.close();
+  }
+
+  private answerRead(read: PlainRead): string | undefined {
+    let fields;
+    try {
+      fields = decodeCursor(read.cursor, this.key as Uint8Array);
+    } catch {
+      return undefined; // tampered, malformed: the engine's error says so
+    }
+    const paneId = `%${fields.pane}`;
+    if (read.paneId !== undefined && read.paneId !== paneId) return undefined;
+    const view = this.views.get(paneId);
+    const now = performance.timeOrigin + performance.now();
+    if (!view || !view.plainAt(now)) return undefined;
+    // Hub.resolve: a cursor of another server is an error, which the engine gives.
+    if (fields.socket !== undefined && (view.socket === undefined || fields.socket !== socketTag(view.socket))) return undefined;
+    const delta = view.answer(fields, limitsOf(read));
+    if (!delta) return undefined;
+    if (now - (this.toldUsed.get(view.id) ?? 0) >= USED_MS) {
+      this.toldUsed.set(view.id, now);
+      const news: FrontNews = { used: [view.id] };
+      this.port.postMessage(news);
+    }
+    const result = captureResult(delta, { cursor: read.cursor, requestedWaitMs: 0, maxWaitMs: this.options.maxWaitMs, aborted: false, view: read.view });
+    return answerLine(read, result);
+  }
+
+  /** Takes every publication waiting, in order. */
+  private take(): void {
+    for (let got = receiveMessageOnPort(this.port); got; got = receiveMessageOnPort(this.port)) {
+      const news = got.message as EngineNews;
+      for (const publication of news.publications) {
+        let view = this.views.get(publication.paneId);
+        if (publication.start && (!view || view.id < publication.id)) {
+          if (view) this.forget(view.id);
+          view = new PaneView(publication.id, publication.start);
+          this.views.set(publication.paneId, view);
+          this.paneOf.set(publication.id, publication.paneId);
+          this.key = publication.start.key;
+        }
+        if (view?.id === publication.id) view.apply(publication);
+      }
+      for (const id of news.ended) this.forget(id);
+    }
+  }
+
+  private forget(id: number): void {
+    const paneId = this.paneOf.get(id);
+    this.paneOf.delete(id);
+    this.toldUsed.delete(id);
+    if (paneId !== undefined && this.views.get(paneId)?.id === id) this.views.delete(paneId);
+  }
+}

@@ -1,0 +1,129 @@
+// What a pane observer publishes so that a read view on another thread (view.ts) can answer a
+// cursor's read exactly as the observer would: the raw bytes received, the lines stamped since the
+// last publication with their text, every frame recorded, gaps, heals, lost lines and the pane's
+// state. The outbox gathers what happens between two publications and builds the next one. Pure:
+// the thread, the port and the timing are the caller's (mcp/engine/publisher.ts).
+import { joinBytes } from "../../bytes.js";
+import type { Frame } from "./frames.js";
+import type { PaneIdentity } from "./cursors.js";
+import type { PackedRows } from "./rows.js";
+import type { Delta, MissedReason, PaneExit } from "../read/delta.js";
+
+/** What an observer tells its outbox as it happens; the rest is read at publication. */
+export interface PublicationSink {
+  /** Something a reader could see may have changed: publish soon. */
+  changed(): void;
+  raw(bytes: Uint8Array): void;
+  gap(seq: number, reason: MissedReason, bytes: number): void;
+  healed(seq: number, lines: readonly number[]): void;
+  /** A cursor was issued: publish now, so that every cursor is at a publication a view can take. */
+  issued(): void;
+}
+
+/** Once per view: what its cursors bind and where its stream starts. */
+export interface PublicationStart {
+  identity: PaneIdentity;
+  key: Uint8Array;
+  rawBase: number;
+  predecessor: MissedReason | undefined;
+}
+
+/** The observer's state at a publication (PaneObserver.publication). */
+export interface PaneState {
+  /** Bumped when the row tracker starts over (a reseed): the view drops its lines. */
+  generation: number;
+  applied: number;
+  seq: number;
+  rows: PackedRows;
+  firstLine: number;
+  /** True when `rows` holds every tracked line (their text may have changed without a stamp). */
+  every: boolean;
+  lost: ReadonlyArray<{ seq: number; count: number }>;
+  frames: Array<{ seq: number; frame: Frame }>;
+  geometry: Delta["screen"];
+  frame: Frame;
+  closed: boolean;
+  exit: PaneExit | undefined;
+  streaming: boolean;
+}
+
+/** One pane's publication, as it crosses to the view's thread. */
+export interface Publication extends Omit<PaneState, "lost"> {
+  /** The outbox's id: a successor observer of the same pane has a higher one. */
+  id: number;
+  paneId: string;
+  start?: PublicationStart;
+  /** Lost-line entries, when they changed since the last publication. */
+  lost?: Array<{ seq: number; count: number }>;
+  raw: Uint8Array;
+  gaps: Array<{ seq: number; reason: MissedReason; bytes: number }>;
+  heals: Array<{ seq: number; lines: number[] }>;
+  /** Until when (wall clock, ms) the view may answer on its own: the watch's checks would pass at once. */
+  plainUntil: number;
+}
+
+/** What happened to one observer since its last publication; `take` builds the next. */
+export class PaneOutbox implements PublicationSink {
+  private raws: Uint8Array[] = [];
+  private gaps: Publication["gaps"] = [];
+  private heals: Publication["heals"] = [];
+  private seq = -1;
+  private lostSeen = { length: 0, last: 0 };
+  private started = false;
+
+  constructor(
+    readonly id: number,
+    private readonly source: { paneId: string; start(): PublicationStart; publication(seq: number): PaneState },
+    /** Called on news: the owner schedules a publication (or makes one at once, `now`). */
+    private readonly due: (outbox: PaneOutbox, now: boolean) => void,
+  ) {}
+
+  changed(): void {
+    this.due(this, false);
+  }
+
+  raw(bytes: Uint8Array): void {
+    // A copy: the caller's chunk may be a view of a slab that is reused (bytes.ts).
+    this.raws.push(bytes.slice());
+    this.due(this, false);
+  }
+
+  gap(seq: number, reason: MissedReason, bytes: number): void {
+    this.gaps.push({ seq, reason, bytes });
+    this.due(this, false);
+  }
+
+  healed(seq: number, lines: readonly number[]): void {
+    this.heals.push({ seq, lines: [...lines] });
+    this.due(this, false);
+  }
+
+  issued(): void {
+    this.due(this, true);
+  }
+
+  /** The publication of everything since the last one; its buffers can be transferred. */
+  take(plainUntil: number): Publication {
+    const { lost, ...state } = this.source.publication(this.seq);
+    const last = lost[lost.length - 1]?.count ?? 0;
+    const lostChanged = lost.length !== this.lostSeen.length || last !== this.lostSeen.last;
+    this.lostSeen = { length: lost.length, last };
+    const publication: Publication = {
+      ...state,
+      id: this.id,
+      paneId: this.source.paneId,
+      ...(this.started ? {} : { start: this.source.start() }),
+      ...(lostChanged ? { lost: lost.map((entry) => ({ ...entry })) } : {}),
+      raw: joinBytes(this.raws),
+      gaps: this.gaps,
+      heals: this.heals,
+      plainUntil,
+    };
+    this.started = true;
+    this.seq = state.seq;
+    this.raws = [];
+    this.gaps = [];
+    this.heals = [];
+    return publication;
+  }
+}

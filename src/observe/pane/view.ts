@@ -1,0 +1,190 @@
+// A read view of one pane on another thread than its observer: built from the observer's
+// publications (publication.ts), it answers a cursor's read exactly as PaneObserver would have at
+// the publication the cursor was issued at, or says it cannot (the observer's thread answers).
+import { RawStream } from "../raw/stream.js";
+import { BreakLog } from "./breaks.js";
+import { HealLog } from "./heals.js";
+import { FrameLog, type Frame } from "./frames.js";
+import { PaneCursors } from "./cursors.js";
+import { newsAnswer, type News, type Standing } from "./answer.js";
+import { historyRowFloor } from "../read/limits.js";
+import type { CursorFields } from "../cursor/codec.js";
+import type { Delta, MissedReason, PaneExit, ReadLimits, Row } from "../read/delta.js";
+import type { StripState } from "../raw/strip.js";
+import type { Publication, PublicationStart } from "./publication.js";
+
+/**
+ * Publications whose sequence a view remembers. A cursor is answered here only when issued at one
+ * of them: between two, the observer's lines may have changed text without a stamp (a reflow
+ * deferred to leaving the alternate screen) and the view could not say the same.
+ */
+const KEPT_PUBLICATIONS = 4096;
+
+export class PaneView {
+  readonly key: Uint8Array;
+  private readonly raw: RawStream;
+  private readonly cursors: PaneCursors;
+  private readonly breaks = new BreakLog();
+  private readonly heals = new HealLog();
+  private readonly frames = new FrameLog();
+  private readonly predecessor: MissedReason | undefined;
+  private readonly paneId: string;
+  private readonly serverSocket: string | undefined;
+  /** Sequences of the publications taken, oldest first (bounded), and the same as a set. */
+  private readonly published: number[] = [];
+  private readonly publishedSet = new Set<number>();
+  private generation = -1;
+  private base = 0;
+  private texts: string[] = [];
+  private stamps: number[] = [];
+  private lost: Array<{ seq: number; count: number }> = [];
+  private applied = 0;
+  private seq = 0;
+  private geometry!: Delta["screen"];
+  private frame!: Frame;
+  private closed = false;
+  private exit: PaneExit | undefined;
+  private streaming = true;
+  private plainUntil = 0;
+
+  constructor(
+    readonly id: number,
+    start: PublicationStart,
+  ) {
+    this.key = start.key;
+    this.raw = new RawStream(undefined, start.rawBase);
+    this.cursors = new PaneCursors(start.identity, this.key);
+    this.predecessor = start.predecessor;
+    this.paneId = start.identity.paneId;
+    this.serverSocket = start.identity.serverSocket;
+  }
+
+  /** Takes the observer's next publication (each exactly once, in order). */
+  apply(pub: Publication): void {
+    if (pub.raw.length > 0) this.raw.append(pub.raw);
+    for (const gap of pub.gaps) this.breaks.add(gap.seq, gap.reason, gap.bytes);
+    for (const heal of pub.heals) this.heals.add(heal.seq, heal.lines);
+    if (pub.generation !== this.generation || pub.every) {
+      this.generation = pub.generation;
+      this.texts = [];
+      this.stamps = [];
+      this.base = pub.firstLine;
+    }
+    const drop = pub.firstLine - this.base;
+    if (drop > 0) {
+      this.texts.splice(0, drop);
+      this.stamps.splice(0, drop);
+      this.base = pub.firstLine;
+    }
+    const { lines, stamps } = pub.rows;
+    const texts = lines.length === 0 ? [] : pub.rows.text.split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      const row = { line: lines[i] as number, text: texts[i] as string, stamp: stamps[i] as number };
+      const index = row.line - this.base;
+      if (index < 0) continue;
+      while (this.texts.length < index) {
+        this.texts.push("");
+        this.stamps.push(0);
+      }
+      this.texts[index] = row.text;
+      this.stamps[index] = row.stamp;
+    }
+    if (pub.lost) this.lost = pub.lost;
+    this.applied = pub.applied;
+    this.seq = pub.seq;
+    this.geometry = pub.geometry;
+    for (const entry of pub.frames ?? []) this.frames.record(entry.seq, entry.frame);
+    if (pub.frame) this.frame = pub.frame;
+    this.closed = pub.closed;
+    this.exit = pub.exit;
+    this.streaming = pub.streaming;
+    this.plainUntil = pub.plainUntil;
+    if (!this.publishedSet.has(pub.seq)) {
+      this.publishedSet.add(pub.seq);
+      this.published.push(pub.seq);
+      if (this.published.length > KEPT_PUBLICATIONS) this.publishedSet.delete(this.published.shift() as number);
+    }
+  }
+
+  /** Whether a read may be answered here at `now` (wall clock, ms): a streamed pane whose watch would pass its checks at once. */
+  plainAt(now: number): boolean {
+    return this.streaming && now < this.plainUntil;
+  }
+
+  /** The server's socket path, as its cursors bind it (undefined: unknown). */
+  get socket(): string | undefined {
+    return this.serverSocket;
+  }
+
+  /**
+   * The answer the observer gave at the publication the cursor was issued at, plus everything
+   * published since; undefined when the observer's thread must answer: a discontinuity to explain,
+   * or a cursor issued at no publication this view remembers.
+   */
+  answer(fields: CursorFields, limits: ReadLimits): Delta | undefined {
+    if (!this.publishedSet.has(fields.seq)) return undefined;
+    const held = { base: this.raw.base, applied: this.applied, seq: this.seq };
+    if (this.cursors.discontinuity(fields, held, this.predecessor)) return undefined;
+    const gaps = this.breaks.since(fields.seq);
+    let missedBytes = gaps.bytes;
+    let missed: MissedReason | undefined = gaps.reason;
+    const stripped = this.raw.since(fields.offset, fields.strip, this.applied);
+    if (stripped.missed > 0) {
+      missed ??= "overflow";
+      missedBytes += stripped.missed;
+    }
+    const bound = limits.maxLines === undefined && limits.maxBytes === undefined ? undefined : { lines: limits.maxLines, bytes: limits.maxBytes };
+    const changes = this.changedSince(fields.seq, bound);
+    if (changes.lostLines > 0) missed ??= "overflow";
+    const news: News = {
+      rows: changes.rows,
+      above: changes.above,
+      everyRow: () => this.changedSince(fields.seq).rows,
+      raw: stripped.text,
+      rawBytes: stripped.bytes,
+      missed,
+      missedBytes,
+      healed: this.heals.since(fields.seq),
+      shown: this.frames.at(fields.seq),
+    };
+    return newsAnswer(this.standing(stripped.state), news, limits);
+  }
+
+  private standing(strip: StripState): Standing {
+    return {
+      paneId: this.paneId,
+      cursor: this.cursors.issue(this.applied, this.seq, strip),
+      screen: this.geometry,
+      frame: this.frame,
+      closed: this.closed,
+      exit: this.exit,
+      streaming: this.streaming,
+    };
+  }
+
+  private changedSince(seq: number, bound?: { lines?: number | undefined; bytes?: number | undefined }): { rows: Row[]; above: number; lostLines: number } {
+    const maxLines = bound?.lines ?? Infinity;
+    const maxBytes = bound?.bytes ?? Infinity;
+    const top = this.geometry.top;
+    const rows: Row[] = [];
+    let historyLines = 0;
+    let historyBytes = 0;
+    let index = this.texts.length - 1;
+    for (; index >= 0 && historyLines <= maxLines && historyBytes <= maxBytes; index--) {
+      if ((this.stamps[index] as number) <= seq) continue;
+      const line = this.base + index;
+      const text = this.texts[index] as string;
+      rows.push({ line, text });
+      if (line < top) {
+        historyLines++;
+        if (maxBytes !== Infinity) historyBytes += historyRowFloor(text, line, top);
+      }
+    }
+    rows.reverse();
+    let above = 0;
+    for (; index >= 0; index--) if ((this.stamps[index] as number) > seq) above++;
+    let lostLines = 0;
+    for (const entry of this.lost) if (entry.seq > seq) lostLines += entry.count;
+    return { rows, above, lostLines };
+  }
+}

@@ -1,0 +1,162 @@
+// A read view built from an observer's publications answers every cursor exactly as the observer
+// does (the engine thread's front answers reads from it: src/mcp/engine/). Differential: random
+// output of every kind a pane prints, resizes and gaps go to an observer; publications are made at
+// random points and whenever the observer issues a cursor (as the engine's publisher does); at the
+// same state, the view's answer for each cursor and limits must equal the observer's.
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { decodeCursor } from "../../../src/observe/cursor/codec.js";
+import { PaneObserver, type PaneIdentity } from "../../../src/observe/pane/observer.js";
+import { PaneOutbox } from "../../../src/observe/pane/publication.js";
+import { PaneView } from "../../../src/observe/pane/view.js";
+import type { MissedReason, ReadLimits } from "../../../src/observe/read/delta.js";
+import { prng } from "../../support/prng.js";
+
+const key = randomBytes(32);
+const identity: PaneIdentity = { paneId: "%3", panePid: 4242, serverPid: 99, serverStart: 1_700_000_000, instance: randomBytes(8) };
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/**
+ * An observer published to a view on the same thread: what the engine and the front do across two.
+ * News is published at a later turn (`due`, as the publisher's setImmediate), a cursor at once.
+ */
+function published(pane: PaneObserver): { view: () => PaneView; seq: () => number; publish: () => void; due: () => boolean } {
+  let view: PaneView | undefined;
+  let seq = -1;
+  let due = false;
+  const source = { paneId: pane.paneId, start: () => pane.publicationStart(), publication: (since: number) => pane.publication(since) };
+  const publish = (): void => {
+    const publication = outbox.take(Infinity);
+    view ??= new PaneView(outbox.id, publication.start ?? expect.fail("the first publication starts the view"));
+    view.apply(publication);
+    seq = publication.seq;
+    due = false;
+  };
+  const outbox = new PaneOutbox(1, source, (_, now) => (now ? publish() : (due = true)));
+  pane.publishTo(outbox);
+  return { view: () => view ?? expect.fail("no publication yet"), seq: () => seq, publish, due: () => due };
+}
+
+/** Output of the kinds a pane prints: log lines, a progress bar, TUI repaints, colours, clears, the alternate screen. */
+function output(next: () => number, n: number): string {
+  switch (Math.floor(next() * 9)) {
+    case 0:
+    case 1:
+      return Array.from({ length: 1 + Math.floor(next() * 40) }, (_, i) => `line ${n}.${i} ${"x".repeat(Math.floor(next() * 70))}\r\n`).join("");
+    case 2:
+      return `\r[${"#".repeat(Math.floor(next() * 20)).padEnd(20)}] ${Math.floor(next() * 100)}%`;
+    case 3:
+      return `\x1b[${1 + Math.floor(next() * 8)};${1 + Math.floor(next() * 30)}H\x1b[3${Math.floor(next() * 8)}mcell ${n}\x1b[0m\x1b[K`;
+    case 4:
+      return `\x1b[2J\x1b[Hcleared ${n}\r\n`;
+    case 5:
+      return next() < 0.5 ? `\x1b[?1049h\x1b[Hfull screen ${n}` : `\x1b[?1049lback ${n}\r\n`;
+    case 6:
+      return `wide 界${n} e\u0301 ${"y".repeat(Math.floor(next() * 50))}\r\n`;
+    case 7:
+      return `\x1b[3Jscrollback cleared ${n}\r\n`;
+    default:
+      return "z".repeat(Math.floor(next() * 200));
+  }
+}
+
+const LIMITS: ReadLimits[] = [{}, { maxBytes: 2048 }, { maxLines: 3 }, { maxBytes: 300, prefer: "raw" }, { maxBytes: 256 * 1024 }];
+
+/** One seeded run; resolves with how many answers were compared and how each one that differed did. */
+async function run(seed: number): Promise<{ compared: number; refused: number; differ: string[] }> {
+  const next = prng(seed);
+  const pane = new PaneObserver({ identity, cols: 30 + Math.floor(next() * 40), rows: 4 + Math.floor(next() * 10), key, scrollback: 50 });
+  const mirror = published(pane);
+  const cursors: string[] = [(await pane.read()).cursor];
+  let compared = 0;
+  let refused = 0;
+  const differ: string[] = [];
+  for (let step = 0; step < 120; step++) {
+    // A later turn: news published or not yet (the emulator may be mid-way through the output).
+    if (mirror.due() && next() < 0.5) mirror.publish();
+    const r = next();
+    if (r < 0.6) pane.ingest(encode(output(next, step)));
+    else if (r < 0.65) pane.resize(20 + Math.floor(next() * 50), 3 + Math.floor(next() * 12));
+    else if (r < 0.68) pane.addBreak(next() < 0.5 ? "paused" : ("overflow" as MissedReason), Math.floor(next() * 100));
+    else {
+      const limits = LIMITS[Math.floor(next() * LIMITS.length)] as ReadLimits;
+      const answer = await pane.read(cursors[Math.floor(next() * cursors.length)], limits);
+      cursors.push(answer.cursor);
+      if (cursors.length > 8) cursors.shift();
+      // Both at the same state: every byte applied, the view given everything since.
+      await pane.screenText();
+      mirror.publish();
+      for (const cursor of cursors) {
+        const view = mirror.view().answer(decodeCursor(cursor, key), limits);
+        const own = await pane.read(cursor, limits);
+        // The observer explains a discontinuity itself (the view leaves it to the engine).
+        if (own.missed && own.reason !== "overflow" && own.reason !== "paused") continue;
+        if (!view) {
+          refused++;
+          continue;
+        }
+        compared++;
+        expect(mirror.seq()).toBe(pane.sequence);
+        for (const field of new Set([...Object.keys(own), ...Object.keys(view)])) {
+          const mine = JSON.stringify((view as unknown as Record<string, unknown>)[field]);
+          const theirs = JSON.stringify((own as unknown as Record<string, unknown>)[field]);
+          if (mine !== theirs) differ.push(`seed ${seed} step ${step} ${field}: view ${mine?.slice(0, 300)} observer ${theirs?.slice(0, 300)}`);
+        }
+      }
+    }
+  }
+  return { compared, refused, differ };
+}
+
+describe("PaneView", () => {
+  it("answers every cursor the observer issued as the observer does, whatever happened between publications", async () => {
+    let compared = 0;
+    let refused = 0;
+    const differ: string[] = [];
+    for (let seed = 1; seed <= 40; seed++) {
+      const result = await run(seed);
+      compared += result.compared;
+      refused += result.refused;
+      differ.push(...result.differ);
+    }
+    expect(differ.slice(0, 3)).toEqual([]);
+    // Every cursor is issued at a publication: the view answers them all.
+    expect(refused).toBe(0);
+    expect(compared).toBeGreaterThan(2000);
+  });
+
+  it("refuses a cursor issued at no publication it took: between two, lines may change text without a stamp", async () => {
+    const pane = new PaneObserver({ identity, cols: 20, rows: 4, key, scrollback: 50 });
+    const outbox = new PaneOutbox(1, { paneId: pane.paneId, start: () => pane.publicationStart(), publication: (since) => pane.publication(since) }, () => undefined);
+    pane.publishTo(outbox);
+    const first = outbox.take(Infinity);
+    const view = new PaneView(1, first.start ?? expect.fail("no start"));
+    view.apply(first);
+    pane.ingest(encode("one\r\ntwo\r\n"));
+    // Issued by the observer and never published (the outbox's owner made no publication).
+    const between = decodeCursor((await pane.read()).cursor, key);
+    pane.ingest(encode("three\r\n"));
+    await pane.screenText();
+    view.apply(outbox.take(Infinity));
+    expect(between.seq).toBeLessThan(pane.sequence);
+    expect(view.answer(between, {})).toBeUndefined();
+    // The same view answers a cursor at the publication it took.
+    const at = decodeCursor((await pane.read()).cursor, key);
+    view.apply(outbox.take(Infinity));
+    expect(view.answer(at, {})?.rows).toEqual([]);
+  });
+
+  it("is not plain to read once its watch's verdict ran out, nor for a pane that is polled", () => {
+    const pane = new PaneObserver({ identity, cols: 20, rows: 4, key });
+    const outbox = new PaneOutbox(1, { paneId: pane.paneId, start: () => pane.publicationStart(), publication: (since) => pane.publication(since) }, () => undefined);
+    pane.publishTo(outbox);
+    const first = outbox.take(1000);
+    const view = new PaneView(1, first.start ?? expect.fail("no start"));
+    view.apply(first);
+    expect(view.plainAt(999)).toBe(true);
+    expect(view.plainAt(1000)).toBe(false);
+    pane.setStreaming(false);
+    view.apply(outbox.take(Infinity));
+    expect(view.plainAt(0)).toBe(false);
+  });
+});
