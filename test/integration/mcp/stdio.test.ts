@@ -79,19 +79,28 @@ async function paneRunning(command: string): Promise<string> {
   return pane;
 }
 
-beforeAll(async () => {
-  test = await startServer({ cols: 50, rows: 12, command: "sh", env: { PS1: "$ " } });
-  client = await connect(["--socket", test.name]);
-});
-
-afterAll(async () => {
-  await client?.close();
-  await killAllServers();
+afterAll(() => {
   rmSync(stateDir, { recursive: true, force: true });
   if (TRANSCRIPT !== undefined && transcript.length > 0) writeFileSync(TRANSCRIPT, transcript.join("\n"));
 });
 
-describe("panescope over stdio", () => {
+// Every check, as the server runs by default and with its engine on a thread of its own (plain
+// reads then answered beside it: mcp/engine/): the answers must not tell them apart.
+describe.each([
+  ["panescope over stdio", []],
+  ["panescope --engine-thread over stdio", ["--engine-thread"]],
+])("%s", (_, mode: string[]) => {
+  beforeAll(async () => {
+    stderr = "";
+    test = await startServer({ cols: 50, rows: 12, command: "sh", env: { PS1: "$ " } });
+    client = await connect(["--socket", test.name, ...mode]);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await killAllServers();
+  });
+
   it("logs only to stderr, first naming the tmux server and the mode, then tmux's version at the first tool call", async () => {
     await firstLine;
     expect(stderr.split("\n")[0]).toMatch(new RegExp(`^panescope \\S+: MCP on stdio, tmux server -L ${test.name}, read-write, wait cap \\d+ ms$`));
@@ -251,7 +260,7 @@ describe("panescope over stdio", () => {
   });
 
   it("--read-only hides the input tools", async () => {
-    const readOnly = await connect(["--socket", test.name, "--read-only"]);
+    const readOnly = await connect(["--socket", test.name, "--read-only", ...mode]);
     try {
       const { tools } = await readOnly.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(["capture_pane", "capture_since", "list_panes", "wait_for"]);
