@@ -3,7 +3,7 @@
 // call), each beside the Node floor: `node -e ''` spawned the same way, in the same rounds, so the
 // ratio holds on a slow or busy machine. Goals (issue 28): ≤ 1.5× for --version and --help, ≤ 3×
 // for the MCP answers. The server gets a private tmux socket name and no tmux server: neither
-// answer needs tmux.
+// answer needs tmux. 11d is 11c with --engine-thread (a worker's start-up on top).
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { percentile, type Result } from "./lib/format.js";
@@ -30,10 +30,10 @@ function timedRun(args: string[]): Promise<number> {
 }
 
 /** Spawns the MCP server, sends initialize and tools/list at once; resolves with the ms to both answers. */
-function timedAnswers(socket: string): Promise<number> {
+function timedAnswers(socket: string, flags: string[] = []): Promise<number> {
   const t0 = performance.now();
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, "-L", socket], { stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(process.execPath, [CLI, "-L", socket, ...flags], { stdio: ["pipe", "pipe", "ignore"] });
     const answered = new Set<number>();
     let buffered = "";
     let ms: number | undefined;
@@ -63,18 +63,21 @@ export async function startup(quick: boolean): Promise<Result[]> {
   const version: number[] = [];
   const help: number[] = [];
   const answers: number[] = [];
-  // Interleaved, one of each per round, so all four see the same machine; the first round warms
+  const threaded: number[] = [];
+  // Interleaved, one of each per round, so all five see the same machine; the first round warms
   // the file cache and is dropped.
   for (let round = -1; round < rounds; round++) {
     const f = await timedRun(["-e", ""]);
     const v = await timedRun([CLI, "--version"]);
     const h = await timedRun([CLI, "--help"]);
     const a = await timedAnswers(socket);
+    const t = await timedAnswers(socket, ["--engine-thread"]);
     if (round < 0) continue;
     floor.push(f);
     version.push(v);
     help.push(h);
     answers.push(a);
+    threaded.push(t);
   }
   const base = percentile(floor, 50);
   const note = (goal: string): string => `p50 of ${rounds} spawns; goal ${goal}`;
@@ -82,5 +85,6 @@ export async function startup(quick: boolean): Promise<Result[]> {
     { id: "11a", label: "panescope --version", value: percentile(version, 50), baseline: base, baselineLabel: "node -e ''", unit: "ms", better: "lower", note: note("≤ 1.5×") },
     { id: "11b", label: "panescope --help", value: percentile(help, 50), baseline: base, baselineLabel: "node -e ''", unit: "ms", better: "lower", note: note("≤ 1.5×") },
     { id: "11c", label: "MCP initialize + tools/list", value: percentile(answers, 50), baseline: base, baselineLabel: "node -e ''", unit: "ms", better: "lower", note: note("≤ 3×") },
+    { id: "11d", label: "MCP initialize + tools/list, --engine-thread", value: percentile(threaded, 50), baseline: base, baselineLabel: "node -e ''", unit: "ms", better: "lower", note: note("≤ 3×; 11c without the flag") },
   ];
 }
