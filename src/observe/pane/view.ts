@@ -12,6 +12,7 @@ import type { CursorFields } from "../cursor/codec.js";
 import type { Delta, MissedReason, PaneExit, ReadLimits, Row } from "../read/delta.js";
 import type { StripState } from "../raw/strip.js";
 import type { Publication, PublicationStart } from "./publication.js";
+import { PublishedLines } from "./published-lines.js";
 
 /**
  * Publications whose sequence a view remembers. A cursor is answered here only when issued at one
@@ -34,9 +35,7 @@ export class PaneView {
   private readonly published: number[] = [];
   private readonly publishedSet = new Set<number>();
   private generation = -1;
-  private base = 0;
-  private texts: string[] = [];
-  private stamps: number[] = [];
+  private readonly lines = new PublishedLines();
   private lost: Array<{ seq: number; count: number }> = [];
   private applied = 0;
   private seq = 0;
@@ -66,29 +65,10 @@ export class PaneView {
     for (const heal of pub.heals) this.heals.add(heal.seq, heal.lines);
     if (pub.generation !== this.generation || pub.every) {
       this.generation = pub.generation;
-      this.texts = [];
-      this.stamps = [];
-      this.base = pub.firstLine;
+      this.lines.reset(pub.firstLine);
     }
-    const drop = pub.firstLine - this.base;
-    if (drop > 0) {
-      this.texts.splice(0, drop);
-      this.stamps.splice(0, drop);
-      this.base = pub.firstLine;
-    }
-    const { lines, stamps } = pub.rows;
-    const texts = lines.length === 0 ? [] : pub.rows.text.split("\n");
-    for (let i = 0; i < lines.length; i++) {
-      const row = { line: lines[i] as number, text: texts[i] as string, stamp: stamps[i] as number };
-      const index = row.line - this.base;
-      if (index < 0) continue;
-      while (this.texts.length < index) {
-        this.texts.push("");
-        this.stamps.push(0);
-      }
-      this.texts[index] = row.text;
-      this.stamps[index] = row.stamp;
-    }
+    this.lines.dropBefore(pub.firstLine);
+    this.lines.take(pub.rows.lines, pub.rows.stamps, pub.rows.text);
     if (pub.lost) this.lost = pub.lost;
     this.applied = pub.applied;
     this.seq = pub.seq;
@@ -169,11 +149,11 @@ export class PaneView {
     const rows: Row[] = [];
     let historyLines = 0;
     let historyBytes = 0;
-    let index = this.texts.length - 1;
-    for (; index >= 0 && historyLines <= maxLines && historyBytes <= maxBytes; index--) {
-      if ((this.stamps[index] as number) <= seq) continue;
-      const line = this.base + index;
-      const text = this.texts[index] as string;
+    const lines = this.lines;
+    let line = lines.end - 1;
+    for (; line >= lines.first && historyLines <= maxLines && historyBytes <= maxBytes; line--) {
+      if (lines.stamp(line) <= seq) continue;
+      const text = lines.text(line);
       rows.push({ line, text });
       if (line < top) {
         historyLines++;
@@ -182,7 +162,7 @@ export class PaneView {
     }
     rows.reverse();
     let above = 0;
-    for (; index >= 0; index--) if ((this.stamps[index] as number) > seq) above++;
+    for (; line >= lines.first; line--) if (lines.stamp(line) > seq) above++;
     let lostLines = 0;
     for (const entry of this.lost) if (entry.seq > seq) lostLines += entry.count;
     return { rows, above, lostLines };
