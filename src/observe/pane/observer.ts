@@ -14,7 +14,9 @@ import { Wakeup } from "./wakeup.js";
 import type { WidthPolicy } from "../widths/policy.js";
 import { PaneCursors, type PaneIdentity } from "./cursors.js";
 import { READ_CATCH_UP_MS, Replica, type OnStale } from "./replica.js";
-import { firstAnswer, newsAnswer, type News, type Standing } from "./answer.js";
+import { firstAnswer, newsAnswer, type Standing } from "./answer.js";
+import { newsSince } from "./news.js";
+import type { RowBound } from "./rows.js";
 import { Taps, type PaneTap } from "./tap.js";
 import type { PaneState, PublicationSink, PublicationStart } from "./publication.js";
 
@@ -362,31 +364,9 @@ export class PaneObserver {
       const standing = this.standing(this.raw.stateAt(replica.applied));
       return firstAnswer(standing, replica.screen.visibleRows(), limits, reason);
     }
-    const gaps = this.breaks.since(fields.seq);
-    let missedBytes = gaps.bytes;
-    let missed: MissedReason | undefined = gaps.reason;
-    const stripped = this.raw.since(fields.offset, fields.strip, replica.applied);
-    if (stripped.missed > 0) {
-      missed ??= "overflow";
-      missedBytes += stripped.missed;
-    }
-    // Only the rows the limits can keep are read out (a flood read's thousand lines cost most).
-    const bound = limits.maxLines === undefined && limits.maxBytes === undefined ? undefined : { lines: limits.maxLines, bytes: limits.maxBytes };
-    const changes = replica.changedSince(fields.seq, bound);
-    if (changes.lostLines > 0) missed ??= "overflow";
-    const healed = this.heals.since(fields.seq);
-    const news: News = {
-      rows: changes.rows,
-      above: changes.above,
-      everyRow: () => replica.changedSince(fields.seq).rows,
-      raw: stripped.text,
-      rawBytes: stripped.bytes,
-      missed,
-      missedBytes,
-      healed,
-      shown: replica.frameAt(fields.seq),
-    };
-    return newsAnswer(this.standing(stripped.state), news, limits);
+    const source = { raw: this.raw, breaks: this.breaks, heals: this.heals, applied: replica.applied, changedSince: (seq: number, bound?: RowBound) => replica.changedSince(seq, bound), frameAt: (seq: number) => replica.frameAt(seq) };
+    const { news, strip } = newsSince(fields, source, limits);
+    return newsAnswer(this.standing(strip), news, limits);
   }
 
   /** What an answer says besides its news, with a cursor at what is applied (`strip`: the stripper's state there). */

@@ -6,7 +6,9 @@ import { BreakLog } from "./breaks.js";
 import { HealLog } from "./heals.js";
 import { FrameLog, type Frame } from "./frames.js";
 import { PaneCursors } from "./cursors.js";
-import { newsAnswer, type News, type Standing } from "./answer.js";
+import { newsAnswer, type Standing } from "./answer.js";
+import { newsSince } from "./news.js";
+import type { Changes, RowBound } from "./rows.js";
 import { historyRowFloor } from "../read/limits.js";
 import type { CursorFields } from "../cursor/codec.js";
 import type { Delta, MissedReason, PaneExit, ReadLimits, Row } from "../read/delta.js";
@@ -105,29 +107,9 @@ export class PaneView {
     if (!this.publishedSet.has(fields.seq)) return undefined;
     const held = { base: this.raw.base, applied: this.applied, seq: this.seq };
     if (this.cursors.discontinuity(fields, held, this.predecessor)) return undefined;
-    const gaps = this.breaks.since(fields.seq);
-    let missedBytes = gaps.bytes;
-    let missed: MissedReason | undefined = gaps.reason;
-    const stripped = this.raw.since(fields.offset, fields.strip, this.applied);
-    if (stripped.missed > 0) {
-      missed ??= "overflow";
-      missedBytes += stripped.missed;
-    }
-    const bound = limits.maxLines === undefined && limits.maxBytes === undefined ? undefined : { lines: limits.maxLines, bytes: limits.maxBytes };
-    const changes = this.changedSince(fields.seq, bound);
-    if (changes.lostLines > 0) missed ??= "overflow";
-    const news: News = {
-      rows: changes.rows,
-      above: changes.above,
-      everyRow: () => this.changedSince(fields.seq).rows,
-      raw: stripped.text,
-      rawBytes: stripped.bytes,
-      missed,
-      missedBytes,
-      healed: this.heals.since(fields.seq),
-      shown: this.frames.at(fields.seq),
-    };
-    return newsAnswer(this.standing(stripped.state), news, limits);
+    const source = { raw: this.raw, breaks: this.breaks, heals: this.heals, applied: this.applied, changedSince: (seq: number, bound?: RowBound) => this.changedSince(seq, bound), frameAt: (seq: number) => this.frames.at(seq) };
+    const { news, strip } = newsSince(fields, source, limits);
+    return newsAnswer(this.standing(strip), news, limits);
   }
 
   private standing(strip: StripState): Standing {
@@ -142,7 +124,7 @@ export class PaneView {
     };
   }
 
-  private changedSince(seq: number, bound?: { lines?: number | undefined; bytes?: number | undefined }): { rows: Row[]; above: number; lostLines: number } {
+  private changedSince(seq: number, bound?: RowBound): Changes {
     const maxLines = bound?.lines ?? Infinity;
     const maxBytes = bound?.bytes ?? Infinity;
     const top = this.geometry.top;
