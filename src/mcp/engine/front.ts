@@ -170,8 +170,14 @@ class Front {
         }
         if (view?.id === publication.id) view.apply(publication);
       }
+      for (const { id, plainUntil } of news.verdicts) this.viewOf(id)?.renew(plainUntil);
       for (const id of news.ended) this.forget(id);
     }
+  }
+
+  private viewOf(id: number): PaneView | undefined {
+    const view = this.views.get(this.paneOf.get(id) ?? "");
+    return view?.id === id ? view : undefined;
   }
 
   private forget(id: number): void {

@@ -19,6 +19,8 @@ export const SPACING_MS = 20;
 /** From the engine thread to the front. */
 export interface EngineNews {
   publications: Publication[];
+  /** Panes with nothing new since their last publication: their verdict alone. */
+  verdicts: Array<{ id: number; plainUntil: number }>;
   /** Outboxes whose watch ended: their views are dropped. */
   ended: number[];
 }
@@ -107,21 +109,27 @@ export class PortPublisher implements ReadPublisher {
 
   private send(outboxes: readonly PaneOutbox[]): void {
     const publications: Publication[] = [];
+    const verdicts: EngineNews["verdicts"] = [];
     const transfer: ArrayBuffer[] = [];
     const now = performance.timeOrigin + performance.now();
     for (const outbox of outboxes) {
       const published = this.published.get(outbox.id);
       if (!published) continue;
       this.due.delete(outbox);
-      const publication = outbox.take(Math.min(published.watch.readVerdict(), now + VERDICT_MS));
+      const plainUntil = Math.min(published.watch.readVerdict(), now + VERDICT_MS);
+      const publication = outbox.take(plainUntil);
       published.sent = performance.now();
+      if (!publication) {
+        verdicts.push({ id: outbox.id, plainUntil });
+        continue;
+      }
       publications.push(publication);
       transfer.push(publication.raw.buffer as ArrayBuffer, publication.rows.lines.buffer as ArrayBuffer, publication.rows.stamps.buffer as ArrayBuffer);
     }
     const ended = this.ended;
-    if (publications.length === 0 && ended.length === 0) return;
+    if (publications.length === 0 && verdicts.length === 0 && ended.length === 0) return;
     this.ended = [];
-    const news: EngineNews = { publications, ended };
+    const news: EngineNews = { publications, verdicts, ended };
     this.port.postMessage(news, transfer);
   }
 }

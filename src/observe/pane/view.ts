@@ -88,6 +88,11 @@ export class PaneView {
     }
   }
 
+  /** The engine's verdict again, for a pane with nothing new since the last publication. */
+  renew(plainUntil: number): void {
+    this.plainUntil = plainUntil;
+  }
+
   /** Whether a read may be answered here at `now` (wall clock, ms): a streamed pane whose watch would pass its checks at once. */
   plainAt(now: number): boolean {
     return this.streaming && now < this.plainUntil;

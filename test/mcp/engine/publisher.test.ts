@@ -82,6 +82,6 @@ describe("PortPublisher", () => {
     expect(uses).toBe(1);
     stop();
     await turn();
-    expect(taken(port1)).toEqual([{ publications: [], ended: [id] }]);
+    expect(taken(port1)).toEqual([{ publications: [], verdicts: [], ended: [id] }]);
   });
 });

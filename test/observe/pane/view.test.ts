@@ -27,6 +27,8 @@ function published(pane: PaneObserver): { view: () => PaneView; seq: () => numbe
   const source = { paneId: pane.paneId, start: () => pane.publicationStart(), publication: (since: number) => pane.publication(since) };
   const publish = (): void => {
     const publication = outbox.take(Infinity);
+    due = false;
+    if (!publication) return; // nothing new since the last: the view has it all
     view ??= new PaneView(outbox.id, publication.start ?? expect.fail("the first publication starts the view"));
     view.apply(publication);
     seq = publication.seq;
@@ -129,7 +131,7 @@ describe("PaneView", () => {
     const pane = new PaneObserver({ identity, cols: 20, rows: 4, key, scrollback: 50 });
     const outbox = new PaneOutbox(1, { paneId: pane.paneId, start: () => pane.publicationStart(), publication: (since) => pane.publication(since) }, () => undefined);
     pane.publishTo(outbox);
-    const first = outbox.take(Infinity);
+    const first = outbox.take(Infinity) ?? expect.fail("a first publication");
     const view = new PaneView(1, first.start ?? expect.fail("no start"));
     view.apply(first);
     pane.ingest(encode("one\r\ntwo\r\n"));
@@ -137,12 +139,12 @@ describe("PaneView", () => {
     const between = decodeCursor((await pane.read()).cursor, key);
     pane.ingest(encode("three\r\n"));
     await pane.screenText();
-    view.apply(outbox.take(Infinity));
+    view.apply(outbox.take(Infinity) ?? expect.fail("news"));
     expect(between.seq).toBeLessThan(pane.sequence);
     expect(view.answer(between, {})).toBeUndefined();
-    // The same view answers a cursor at the publication it took.
+    // The same view answers a cursor at the publication it took (nothing new since: none made).
     const at = decodeCursor((await pane.read()).cursor, key);
-    view.apply(outbox.take(Infinity));
+    expect(outbox.take(Infinity)).toBeUndefined();
     expect(view.answer(at, {})?.rows).toEqual([]);
   });
 
@@ -150,13 +152,17 @@ describe("PaneView", () => {
     const pane = new PaneObserver({ identity, cols: 20, rows: 4, key });
     const outbox = new PaneOutbox(1, { paneId: pane.paneId, start: () => pane.publicationStart(), publication: (since) => pane.publication(since) }, () => undefined);
     pane.publishTo(outbox);
-    const first = outbox.take(1000);
+    const first = outbox.take(1000) ?? expect.fail("a first publication");
     const view = new PaneView(1, first.start ?? expect.fail("no start"));
     view.apply(first);
     expect(view.plainAt(999)).toBe(true);
     expect(view.plainAt(1000)).toBe(false);
+    // Nothing new: no publication, the verdict alone.
+    expect(outbox.take(2000)).toBeUndefined();
+    view.renew(2000);
+    expect(view.plainAt(1999)).toBe(true);
     pane.setStreaming(false);
-    view.apply(outbox.take(Infinity));
+    view.apply(outbox.take(Infinity) ?? expect.fail("news"));
     expect(view.plainAt(0)).toBe(false);
   });
 });
