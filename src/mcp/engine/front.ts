@@ -92,8 +92,9 @@ export async function serve(options: McpOptions): Promise<number> {
 class Front {
   private readonly views = new Map<string, PaneView>();
   private readonly paneOf = new Map<number, string>();
-  /** When each view's reads were last told to the engine. */
+  /** When each view's reads were last told to the engine, and the views read since (told every TAKE_MS). */
   private readonly toldUsed = new Map<number, number>();
+  private usedSince = new Set<number>();
   /** The cursor key (every view's is the hub's); undefined until a pane is published. */
   private key: Uint8Array | undefined;
   private readonly taker: ReturnType<typeof setInterval>;
@@ -107,7 +108,10 @@ class Front {
     private readonly write: (line: string) => void,
   ) {
     // Not listened to: a publication does not wake this thread, it is taken when a read comes.
-    this.taker = setInterval(() => this.take(), TAKE_MS);
+    this.taker = setInterval(() => {
+      this.take();
+      this.tellUsed();
+    }, TAKE_MS);
     this.taker.unref();
   }
 
@@ -148,11 +152,18 @@ class Front {
     if (!delta) return undefined;
     if (now - (this.toldUsed.get(view.id) ?? 0) >= USED_MS) {
       this.toldUsed.set(view.id, now);
-      const news: FrontNews = { used: [view.id] };
-      this.port.postMessage(news);
+      this.usedSince.add(view.id);
     }
     const result = captureResult(delta, { cursor: read.cursor, requestedWaitMs: 0, maxWaitMs: this.options.maxWaitMs, aborted: false, view: read.view });
     return answerLine(read, result);
+  }
+
+  /** Tells the engine which panes were read here since the last time (one message, not one a read). */
+  private tellUsed(): void {
+    if (this.usedSince.size === 0) return;
+    const news: FrontNews = { used: [...this.usedSince] };
+    this.usedSince = new Set();
+    this.port.postMessage(news);
   }
 
   /** Takes every publication waiting, in order. */

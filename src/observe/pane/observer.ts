@@ -252,7 +252,10 @@ export class PaneObserver {
 
   /** The pane's process exited or the pane is gone: the final screen stays readable. */
   markClosed(exit?: PaneExit): void {
+    const known = this.exit;
     if (exit && (exit.status !== undefined || exit.signal !== undefined)) this.exit ??= exit;
+    // Told how it ended after it closed: a read view must hear it too.
+    if (this.closedFlag && this.exit !== known) this.sink?.changed();
     if (this.closedFlag) return;
     this.closedFlag = true;
     this.taps.emit((t) => t.closed?.(this.exit));

@@ -72,6 +72,8 @@ export class PaneOutbox implements PublicationSink {
   private started = false;
   /** The last publication's state, to tell whether the next has anything new. */
   private sent: Omit<PaneState, "lost"> | undefined;
+  /** Whether the observer said anything since the last publication (every change of its state does). */
+  private dirty = true;
 
   constructor(
     readonly id: number,
@@ -81,26 +83,28 @@ export class PaneOutbox implements PublicationSink {
   ) {}
 
   changed(): void {
+    this.dirty = true;
     this.due(this, false);
   }
 
   raw(bytes: Uint8Array): void {
     // A copy: the caller's chunk may be a view of a slab that is reused (bytes.ts).
     this.raws.push(bytes.slice());
-    this.due(this, false);
+    this.changed();
   }
 
   gap(seq: number, reason: MissedReason, bytes: number): void {
     this.gaps.push({ seq, reason, bytes });
-    this.due(this, false);
+    this.changed();
   }
 
   healed(seq: number, lines: readonly number[]): void {
     this.heals.push({ seq, lines: [...lines] });
-    this.due(this, false);
+    this.changed();
   }
 
   issued(): void {
+    this.dirty = true;
     this.due(this, true);
   }
 
@@ -110,6 +114,9 @@ export class PaneOutbox implements PublicationSink {
    * verdict goes out twice a second; its frame and rows each time cost 500 panes a core's percent.
    */
   take(plainUntil: number): Publication | undefined {
+    // A quiet pane's observer is not even asked.
+    if (!this.dirty) return undefined;
+    this.dirty = false;
     const { lost, ...state } = this.source.publication(this.seq);
     const last = lost[lost.length - 1]?.count ?? 0;
     const lostChanged = lost.length !== this.lostSeen.length || last !== this.lostSeen.last;

@@ -190,7 +190,8 @@ export class Replica {
       if (screen !== this.current) return;
       this.paneSize = { cols, rows };
       const emulated = emulatedSize(this.paneSize);
-      if (emulated.cols === screen.cols && emulated.rows === screen.rows) return;
+      // The screen stays at the cap, but answers say the pane's own size (screen.capped).
+      if (emulated.cols === screen.cols && emulated.rows === screen.rows) return this.notify();
       screen.resize(emulated.cols, emulated.rows);
       this.published = undefined;
       this.tracker.invalidate();

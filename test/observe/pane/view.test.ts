@@ -1,6 +1,6 @@
 // A read view built from an observer's publications answers every cursor exactly as the observer
 // does (the engine thread's front answers reads from it: src/mcp/engine/). Differential: random
-// output of every kind a pane prints, resizes and gaps go to an observer; publications are made at
+// output of every kind a pane prints, resizes, gaps and its end go to an observer; publications are made at
 // random points and whenever the observer issues a cursor (as the engine's publisher does); at the
 // same state, the view's answer for each cursor and limits must equal the observer's.
 import { randomBytes } from "node:crypto";
@@ -80,6 +80,8 @@ async function run(seed: number): Promise<{ compared: number; refused: number; d
     if (r < 0.6) pane.ingest(encode(output(next, step)));
     else if (r < 0.65) pane.resize(20 + Math.floor(next() * 50), 3 + Math.floor(next() * 12));
     else if (r < 0.68) pane.addBreak(next() < 0.5 ? "paused" : ("overflow" as MissedReason), Math.floor(next() * 100));
+    // Closed, and told how it ended now or only later (remain-on-exit: tmux says after the end).
+    else if (r < 0.69) pane.markClosed(next() < 0.5 ? undefined : { status: Math.floor(next() * 4) });
     else {
       const limits = LIMITS[Math.floor(next() * LIMITS.length)] as ReadLimits;
       const answer = await pane.read(cursors[Math.floor(next() * cursors.length)], limits);
@@ -146,6 +148,40 @@ describe("PaneView", () => {
     const at = decodeCursor((await pane.read()).cursor, key);
     expect(outbox.take(Infinity)).toBeUndefined();
     expect(view.answer(at, {})?.rows).toEqual([]);
+  });
+
+  it("hears how a pane ended when tmux says it only after the end (remain-on-exit)", async () => {
+    const pane = new PaneObserver({ identity, cols: 20, rows: 4, key });
+    const outbox = new PaneOutbox(1, { paneId: pane.paneId, start: () => pane.publicationStart(), publication: (since) => pane.publication(since) }, () => undefined);
+    pane.publishTo(outbox);
+    const first = outbox.take(Infinity) ?? expect.fail("a first publication");
+    const view = new PaneView(1, first.start ?? expect.fail("no start"));
+    view.apply(first);
+    const cursor = decodeCursor((await pane.read()).cursor, key);
+    pane.markClosed();
+    view.apply(outbox.take(Infinity) ?? expect.fail("closed"));
+    pane.markClosed({ status: 3 });
+    view.apply(outbox.take(Infinity) ?? expect.fail("the exit status is news"));
+    expect(view.answer(cursor, {})).toMatchObject({ closed: true, exit: { status: 3 } });
+  });
+
+  it("hears a pane's own size change while its screen stays at the cap", async () => {
+    const pane = new PaneObserver({ identity, cols: 20, rows: 4, key });
+    const outbox = new PaneOutbox(1, { paneId: pane.paneId, start: () => pane.publicationStart(), publication: (since) => pane.publication(since) }, () => undefined);
+    pane.publishTo(outbox);
+    const first = outbox.take(Infinity) ?? expect.fail("a first publication");
+    const view = new PaneView(1, first.start ?? expect.fail("no start"));
+    view.apply(first);
+    pane.resize(5000, 4);
+    await pane.screenText();
+    view.apply(outbox.take(Infinity) ?? expect.fail("resized"));
+    const cursor = decodeCursor((await pane.read()).cursor, key);
+    const read = outbox.take(Infinity); // the cursor's state (the engine's publisher sends it at once)
+    if (read) view.apply(read);
+    pane.resize(6000, 4);
+    await pane.screenText();
+    view.apply(outbox.take(Infinity) ?? expect.fail("the pane's size is news"));
+    expect(view.answer(cursor, {})?.screen.capped).toEqual({ cols: 6000, rows: 4 });
   });
 
   it("is not plain to read once its watch's verdict ran out, nor for a pane that is polled", () => {
