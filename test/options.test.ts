@@ -47,6 +47,14 @@ describe("the mcp command", () => {
     expect(() => parseCommand(["--max-panes", "9"], { PANESCOPE_SHARED: "1" })).toThrow("give PANESCOPE_MAX_PANES to the command that starts the daemon");
   });
 
+  it("puts the engine on a thread of its own with --engine-thread or PANESCOPE_ENGINE_THREAD, never with --shared", () => {
+    expect(options("mcp", ["--engine-thread"], {}).options).toMatchObject({ engineThread: true });
+    expect(options("mcp", [], { PANESCOPE_ENGINE_THREAD: "yes" }).options).toMatchObject({ engineThread: true });
+    expect(options("mcp", [], { PANESCOPE_ENGINE_THREAD: "0" }).options.engineThread).toBeUndefined();
+    expect(() => parseCommand(["--engine-thread", "--shared"], {})).toThrow("with --shared the daemon watches them: drop one of the two");
+    expect(() => parseCommand([], { PANESCOPE_ENGINE_THREAD: "maybe" })).toThrow("PANESCOPE_ENGINE_THREAD");
+  });
+
   it("caps the watched panes with --max-panes or PANESCOPE_MAX_PANES, a flag winning, and refuses nonsense", () => {
     expect(options("mcp", ["--max-panes", "3"], { PANESCOPE_MAX_PANES: "9" }).options).toMatchObject({ maxPanes: 3 });
     expect(options("mcp", [], { PANESCOPE_MAX_PANES: "9" }).options).toMatchObject({ maxPanes: 9 });
