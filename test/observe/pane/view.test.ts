@@ -112,6 +112,17 @@ async function run(seed: number): Promise<{ compared: number; refused: number; d
   return { compared, refused, differ };
 }
 
+/** An observer, its outbox (publications made when the test takes them) and a view given the first. */
+function publishedPane(plainUntil: number): { pane: PaneObserver; outbox: PaneOutbox; view: PaneView } {
+  const pane = new PaneObserver({ identity, cols: 20, rows: 4, key, scrollback: 50 });
+  const outbox = new PaneOutbox(1, { paneId: pane.paneId, start: () => pane.publicationStart(), publication: (since) => pane.publication(since) }, () => undefined);
+  pane.publishTo(outbox);
+  const first = outbox.take(plainUntil) ?? expect.fail("a first publication");
+  const view = new PaneView(1, first.start ?? expect.fail("no start"));
+  view.apply(first);
+  return { pane, outbox, view };
+}
+
 describe("PaneView", () => {
   it("answers every cursor the observer issued as the observer does, whatever happened between publications", async () => {
     let compared = 0;
@@ -130,12 +141,7 @@ describe("PaneView", () => {
   });
 
   it("refuses a cursor issued at no publication it took: between two, lines may change text without a stamp", async () => {
-    const pane = new PaneObserver({ identity, cols: 20, rows: 4, key, scrollback: 50 });
-    const outbox = new PaneOutbox(1, { paneId: pane.paneId, start: () => pane.publicationStart(), publication: (since) => pane.publication(since) }, () => undefined);
-    pane.publishTo(outbox);
-    const first = outbox.take(Infinity) ?? expect.fail("a first publication");
-    const view = new PaneView(1, first.start ?? expect.fail("no start"));
-    view.apply(first);
+    const { pane, outbox, view } = publishedPane(Infinity);
     pane.ingest(encode("one\r\ntwo\r\n"));
     // Issued by the observer and never published (the outbox's owner made no publication).
     const between = decodeCursor((await pane.read()).cursor, key);
@@ -151,12 +157,7 @@ describe("PaneView", () => {
   });
 
   it("hears how a pane ended when tmux says it only after the end (remain-on-exit)", async () => {
-    const pane = new PaneObserver({ identity, cols: 20, rows: 4, key });
-    const outbox = new PaneOutbox(1, { paneId: pane.paneId, start: () => pane.publicationStart(), publication: (since) => pane.publication(since) }, () => undefined);
-    pane.publishTo(outbox);
-    const first = outbox.take(Infinity) ?? expect.fail("a first publication");
-    const view = new PaneView(1, first.start ?? expect.fail("no start"));
-    view.apply(first);
+    const { pane, outbox, view } = publishedPane(Infinity);
     const cursor = decodeCursor((await pane.read()).cursor, key);
     pane.markClosed();
     view.apply(outbox.take(Infinity) ?? expect.fail("closed"));
@@ -166,12 +167,7 @@ describe("PaneView", () => {
   });
 
   it("hears a pane's own size change while its screen stays at the cap", async () => {
-    const pane = new PaneObserver({ identity, cols: 20, rows: 4, key });
-    const outbox = new PaneOutbox(1, { paneId: pane.paneId, start: () => pane.publicationStart(), publication: (since) => pane.publication(since) }, () => undefined);
-    pane.publishTo(outbox);
-    const first = outbox.take(Infinity) ?? expect.fail("a first publication");
-    const view = new PaneView(1, first.start ?? expect.fail("no start"));
-    view.apply(first);
+    const { pane, outbox, view } = publishedPane(Infinity);
     pane.resize(5000, 4);
     await pane.screenText();
     view.apply(outbox.take(Infinity) ?? expect.fail("resized"));
@@ -185,12 +181,7 @@ describe("PaneView", () => {
   });
 
   it("is not plain to read once its watch's verdict ran out, nor for a pane that is polled", () => {
-    const pane = new PaneObserver({ identity, cols: 20, rows: 4, key });
-    const outbox = new PaneOutbox(1, { paneId: pane.paneId, start: () => pane.publicationStart(), publication: (since) => pane.publication(since) }, () => undefined);
-    pane.publishTo(outbox);
-    const first = outbox.take(1000) ?? expect.fail("a first publication");
-    const view = new PaneView(1, first.start ?? expect.fail("no start"));
-    view.apply(first);
+    const { pane, outbox, view } = publishedPane(1000);
     expect(view.plainAt(999)).toBe(true);
     expect(view.plainAt(1000)).toBe(false);
     // Nothing new: no publication, the verdict alone.
