@@ -50,13 +50,16 @@ export async function serve(options: McpOptions): Promise<number> {
   process.stdin.on("data", (chunk: Buffer) => {
     for (const input of lines.push(chunk)) {
       if (input.kind === "pass") pass(input.bytes);
-      else if (!front.answer(input.bytes)) {
+      else if (!front.tryAnswer(input.bytes)) {
         pass(input.bytes);
         pass("\n");
       }
     }
   });
+  let stopped = false;
   const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
     toEngine.end(lines.end());
   };
   process.stdin.on("end", stop);
@@ -88,8 +91,8 @@ export async function serve(options: McpOptions): Promise<number> {
   return failed ? 1 : code;
 }
 
-/** The reads answered on this thread: every published pane's view. */
-class Front {
+/** The reads answered on the main thread: every published pane's view, kept from the engine's publications. */
+export class Front {
   private readonly views = new Map<string, PaneView>();
   private readonly paneOf = new Map<number, string>();
   /** When each view's reads were last told to the engine, and the views read since (told every TAKE_MS). */
@@ -101,6 +104,7 @@ class Front {
   private readonly decoder = new TextDecoder();
   /** Reads answered here so far (said on exit: how much of the load this thread took). */
   answered = 0;
+  private faulted = false;
 
   constructor(
     private readonly port: MessagePort,
@@ -109,16 +113,41 @@ class Front {
   ) {
     // Not listened to: a publication does not wake this thread, it is taken when a read comes.
     this.taker = setInterval(() => {
-      this.take();
-      this.tellUsed();
+      if (this.faulted) return;
+      try {
+        this.take();
+        this.tellUsed();
+      } catch (error) {
+        this.fault(error);
+      }
     }, TAKE_MS);
     this.taker.unref();
+  }
+
+  /** answer(), and false if it threw: a fault here must not take the server down (fault). */
+  tryAnswer(bytes: Uint8Array): boolean {
+    try {
+      return this.answer(bytes);
+    } catch (error) {
+      this.fault(error);
+      return false;
+    }
+  }
+
+  /**
+   * A bug here: the views may be half-updated, so the engine answers every read from now on
+   * (exactly, only slower), and stderr says so once.
+   */
+  private fault(error: unknown): void {
+    if (this.faulted) return;
+    this.faulted = true;
+    process.stderr.write(`panescope: reads beside the engine thread stopped (${messageOf(error)}); the engine answers them all. This is a panescope bug; please report it\n`);
   }
 
   /** Answers the request in `bytes` if it is a read a view can answer; false: the engine must. */
   answer(bytes: Uint8Array): boolean {
     // A transcript holds every call: only the engine writes it.
-    if (this.options.transcript !== undefined || this.key === undefined) return false;
+    if (this.faulted || this.options.transcript !== undefined) return false;
     const read = plainRead(this.decoder.decode(bytes));
     if (!read) return false;
     this.take();
@@ -137,7 +166,8 @@ class Front {
   private answerRead(read: PlainRead): string | undefined {
     let fields;
     try {
-      fields = decodeCursor(read.cursor, this.key as Uint8Array);
+      if (this.key === undefined) return undefined; // no pane published yet
+      fields = decodeCursor(read.cursor, this.key);
     } catch {
       return undefined; // tampered, malformed: the engine's error says so
     }
