@@ -32,8 +32,12 @@ export const INPUTS = `${FACES}/inputs.json`;
 export const EXTERNAL = ["@xterm/headless", "@xterm/addon-unicode11", "@resvg/resvg-js"];
 /** Lazy imports of src/cli.ts left to tsc's files (see above). */
 export const UNBUNDLED = new Set(["./daemon/main.js", "./demo/main.js", "./golden/main.js", "./mcp/report/main.js", "./record/main.js"]);
-/** Worker threads a face starts, bundled as faces of their own beside it (src/mcp/engine/front.ts finds its engine there). */
-export const THREADS = { "mcp-engine-thread": "src/mcp/engine/thread.ts" };
+/**
+ * Worker threads a face starts, bundled as faces of their own beside it (src/mcp/engine/front.ts
+ * finds its engine there). What a thread imports of another face is that face's file at run time,
+ * not a second copy: the engine thread loads the MCP server's face (2 MB) as `panescope mcp` does.
+ */
+export const THREADS = { "mcp-engine-thread": { source: "src/mcp/engine/thread.ts", shares: { "../main.js": "./mcp.js" } } };
 /** The face that may hold only our own modules and Node's: `panescope read` is held to 1.3× Node's floor. */
 export const SHELL_FACE = "shell-entry";
 /** The first line after the shebang of a bundled dist/cli.js: how a test tells it from tsc's. */
@@ -82,8 +86,19 @@ export async function bundleCli(root) {
     },
   };
   const cli = await build({ ...COMMON, absWorkingDir: root, entryPoints: [ENTRY], outfile: OUTPUT, plugins: [toFaces], banner: { js: MARK } });
-  const entryPoints = { ...Object.fromEntries([...lazy].map(([specifier, source]) => [faceName(specifier), source])), ...THREADS };
-  const built = await build({ ...COMMON, absWorkingDir: root, entryPoints, outdir: FACES, banner: { js: `// A face of the panescope CLI, bundled by scripts/bundle-cli.mjs: do not edit.\n${REQUIRE}` } });
+  const threads = Object.entries(THREADS);
+  const shared = {
+    name: "shared-faces",
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const thread = threads.find(([, { source }]) => args.importer === join(root, source));
+        const face = thread?.[1].shares[args.path];
+        return face === undefined ? undefined : { path: face, external: true };
+      });
+    },
+  };
+  const entryPoints = { ...Object.fromEntries([...lazy].map(([specifier, source]) => [faceName(specifier), source])), ...Object.fromEntries(threads.map(([name, { source }]) => [name, source])) };
+  const built = await build({ ...COMMON, absWorkingDir: root, entryPoints, outdir: FACES, plugins: [shared], banner: { js: `// A face of the panescope CLI, bundled by scripts/bundle-cli.mjs: do not edit.\n${REQUIRE}` } });
   const inputs = {};
   for (const { metafile } of [cli, built]) for (const [output, meta] of Object.entries(metafile.outputs)) inputs[relative("dist", output)] = Object.keys(meta.inputs);
   const foreign = [...inputs["cli.js"], ...inputs[`faces/${SHELL_FACE}.js`]].filter((path) => !path.startsWith("src/"));

@@ -46,11 +46,18 @@ function loadsIn(file: string): string[] {
 const heavyIn = (loaded: string[]): string[] => loaded.filter((path) => HEAVY.some((name) => path.includes(name)));
 
 describe("start-up", () => {
-  it("dist/cli.js is the bundle, and the MCP server's face holds the MCP SDK, zod and execa", () => {
+  it("dist/cli.js is the bundle, and the MCP server's face holds the MCP SDK, zod and execa (once)", () => {
     expect(readFileSync(CLI, "utf8").split("\n")[1], "run `npm run build`: dist/cli.js is tsc's, not the bundle").toMatch(/^\/\/ panescope CLI bundle/);
     const mcp = INPUTS["faces/mcp.js"] ?? [];
     for (const name of ["@modelcontextprotocol/sdk", "/zod/", "/execa/"]) expect(mcp.some((path) => path.includes(name)), name).toBe(true);
     expect(Object.values(INPUTS).flat().some((path) => path.includes("@xterm/")), "xterm stays outside, required at the first watched pane").toBe(false);
+    // --engine-thread: the main thread's face holds none of them, and the engine thread loads the
+    // server's face at run time instead of a second copy of it.
+    for (const face of ["faces/mcp-engine-front.js", "faces/mcp-engine-thread.js"]) {
+      expect(INPUTS[face], face).toContain(face.includes("front") ? "src/mcp/engine/front.ts" : "src/mcp/engine/thread.ts");
+      expect(heavyIn(INPUTS[face] ?? []), face).toEqual([]);
+    }
+    expect(readFileSync(join(DIST, "faces/mcp-engine-thread.js"), "utf8")).toContain('from "./mcp.js"');
   });
 
   it("panescope --version loads none of the MCP SDK, zod, xterm or execa", async () => {
