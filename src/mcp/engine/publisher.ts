@@ -6,8 +6,13 @@ import { PaneOutbox, type Publication } from "../../observe/pane/publication.js"
 import type { PaneObserver } from "../../observe/pane/observer.js";
 import type { PublishedWatch, ReadPublisher } from "../../watch/publisher.js";
 
-/** A verdict holds at most this long: the front answers a pane on its own this long after a publication. */
-export const VERDICT_MS = 1000;
+/**
+ * A verdict holds at most this long, and goes out again twice as often. What ends a verdict early
+ * (a follow begins, a respawn is found) is not pushed: a read beside the engine may answer from the
+ * pane's last state this long after, and the next read, the engine's, flags what happened since the
+ * cursor. 500 quiet panes' verdicts, four times a second: 0.6% of a core at most (docs/benchmarks.md).
+ */
+export const VERDICT_MS = 500;
 /**
  * A pane's news is published at most this often (a cursor issued is published at once). A flood
  * parsed in turns of a few milliseconds then reads out each line that scrolls by less often, and the
