@@ -311,7 +311,11 @@ export class PaneWatch implements Watch, PublishedWatch {
   private displaced(): void {
     if (this.disposed || !this.observerRef) return;
     if (!this.follower) this.markClosed();
-    else if (this.started) void this.follower.follow();
+    else if (this.started) {
+      void this.follower.follow();
+      // A follow under way: reads answered elsewhere stop now, not when the verdict runs out.
+      this.observerRef.republish();
+    }
   }
 
   /** Notes what a capture found about the pane itself. */

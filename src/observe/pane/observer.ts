@@ -88,6 +88,11 @@ export class PaneObserver {
     sink.changed();
   }
 
+  /** What a read view depends on beside this observer changed (its watch's checks): publish again soon. */
+  republish(): void {
+    this.sink?.changed();
+  }
+
   /** What a view needs before the first publication: its cursors' binding and where its stream starts. */
   publicationStart(): PublicationStart {
     return { identity: this.identity, key: this.key, rawBase: this.raw.base, predecessor: this.predecessor };
