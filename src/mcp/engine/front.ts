@@ -5,7 +5,6 @@
 // (publisher.ts, observe/pane/view.ts), and passes every other line on. A thread that sleeps until
 // a request comes is woken at once; the thread that parses twenty floods never sleeps, and a read
 // waiting for it waited for a core (docs/benchmarks.md, "Reads under twenty floods").
-import { once } from "node:events";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { messageOf } from "../../errors.js";
 import { decodeCursor, socketTag } from "../../observe/cursor/codec.js";
@@ -83,11 +82,13 @@ export async function serve(options: McpOptions): Promise<number> {
     failed = true;
     process.stderr.write(`panescope: the engine thread failed: ${messageOf(error)}\n`);
   });
-  const [code] = (await once(engine, "exit")) as [number];
+  // Not events.once: it rejects on the 'error' that comes before a failed engine's exit.
+  const code = await new Promise<number>((resolve) => engine.once("exit", resolve));
   if (partial !== "") process.stdout.write(partial);
   front.close();
   process.stderr.write(`panescope: ${front.answered} reads answered beside the engine thread\n`);
-  process.stdin.pause();
+  // Nobody answers requests any more: stdin must not hold the process (a failed engine leaves it open).
+  process.stdin.destroy();
   return failed ? 1 : code;
 }
 

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 
@@ -108,6 +109,19 @@ describe("panescope --engine-thread", () => {
     const result = await call("capture_since", { cursor: tampered });
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain("cursor-tampered");
+  });
+
+  it("a failed engine thread ends the server with status 1 and says why, though stdin stays open", async () => {
+    const failing = execa(process.execPath, ["--import", join(import.meta.dirname, "../../support/fail-worker.mjs"), CLI, "--socket", test.name, "--engine-thread"], {
+      env: { XDG_STATE_HOME: stateDir },
+      stdin: "pipe", // never ended: the server must not wait for it
+      reject: false,
+      timeout: 20_000,
+    });
+    const result = await failing;
+    expect(result.timedOut).toBe(false);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("the engine thread failed: injected failure of a worker thread");
   });
 
   it("answered most reads beside the engine thread (it says how many when it exits)", async () => {
