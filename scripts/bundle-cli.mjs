@@ -17,6 +17,9 @@
 // Left outside, loaded from node_modules as before: xterm (CommonJS, required at the first watched
 // pane) and the optional PNG renderer (a native addon). tsc's files stay: the library (`panescope`,
 // `panescope/golden`), its types, and the demo's programs, run by node in their panes.
+// A face named in SCRIPTS is bundled as a script instead, NAME.cjs, which a small NAME.js runs
+// through V8's code cache (src/code-cache.ts): compiling the MCP server's 2 MB was a fifth of its
+// start-up, and Node 20 caches compiled code for scripts only.
 // dist/faces/inputs.json says which sources each output holds (test/integration/cli/startup.test.ts
 // reads it to check what a command loads); it is not shipped.
 // Usage: node scripts/bundle-cli.mjs (from the repository root, as npm runs it).
@@ -38,6 +41,8 @@ export const UNBUNDLED = new Set(["./daemon/main.js", "./demo/main.js", "./golde
  * not a second copy: the engine thread loads the MCP server's face (2 MB) as `panescope mcp` does.
  */
 export const THREADS = { "mcp-engine-thread": { source: "src/mcp/engine/thread.ts", shares: { "../main.js": "./mcp.js" } } };
+/** Faces loaded as scripts through the code cache (see above). */
+export const SCRIPTS = new Set(["mcp"]);
 /** The face that may hold only our own modules and Node's: `panescope read` is held to 1.3× Node's floor. */
 export const SHELL_FACE = "shell-entry";
 /** The first line after the shebang of a bundled dist/cli.js: how a test tells it from tsc's. */
@@ -98,13 +103,40 @@ export async function bundleCli(root) {
     },
   };
   const entryPoints = { ...Object.fromEntries([...lazy].map(([specifier, source]) => [faceName(specifier), source])), ...Object.fromEntries(threads.map(([name, { source }]) => [name, source])) };
-  const built = await build({ ...COMMON, absWorkingDir: root, entryPoints, outdir: FACES, plugins: [shared], banner: { js: `// A face of the panescope CLI, bundled by scripts/bundle-cli.mjs: do not edit.\n${REQUIRE}` } });
+  const modules = Object.fromEntries(Object.entries(entryPoints).filter(([name]) => !SCRIPTS.has(name)));
+  const banner = "// A face of the panescope CLI, bundled by scripts/bundle-cli.mjs: do not edit.";
+  const built = await build({ ...COMMON, absWorkingDir: root, entryPoints: modules, outdir: FACES, plugins: [shared], banner: { js: `${banner}\n${REQUIRE}` } });
   const inputs = {};
   for (const { metafile } of [cli, built]) for (const [output, meta] of Object.entries(metafile.outputs)) inputs[relative("dist", output)] = Object.keys(meta.inputs);
+  for (const name of SCRIPTS) Object.assign(inputs, await bundleScript(root, name, entryPoints[name], banner));
   const foreign = [...inputs["cli.js"], ...inputs[`faces/${SHELL_FACE}.js`]].filter((path) => !path.startsWith("src/"));
   if (foreign.length > 0) throw new Error(`dist/cli.js or the shell client would bundle ${foreign.join(", ")}: they may import only panescope's own modules and Node's`);
   writeFileSync(join(root, INPUTS), `${JSON.stringify(inputs, null, 1)}\n`);
   return inputs;
+}
+
+/**
+ * The face `name` as a script, NAME.cjs (its sources' `import.meta.url` is the script's URL, given
+ * by the loader), and NAME.js, which loads it through the code cache and exports what it exports.
+ */
+async function bundleScript(root, name, source, banner) {
+  const script = await build({ ...COMMON, absWorkingDir: root, entryPoints: [source], outfile: `${FACES}/${name}.cjs`, format: "cjs", define: { "import.meta.url": "__faceUrl" }, banner: { js: banner } });
+  const imports = Object.values(script.metafile.outputs)[0]?.imports ?? [];
+  const late = imports.filter((i) => i.kind === "dynamic-import" && i.external).map((i) => i.path);
+  if (late.length > 0) throw new Error(`faces/${name}.cjs would import ${late.join(", ")} at run time: a script has no import() on Node 20 without a flag; require it (createRequire)`);
+  // The names it exports, as an ES module's would be (a CommonJS build lists none).
+  const names = await build({ ...COMMON, external: [], absWorkingDir: root, entryPoints: [source], bundle: false, write: false, outdir: FACES });
+  const exported = Object.values(names.metafile.outputs)[0]?.exports ?? [];
+  const loader = [
+    `import { loadScriptFace } from "./src/code-cache.ts";`,
+    `const face = loadScriptFace(new URL("./${name}.cjs", import.meta.url)).exports;`,
+    ...exported.map((key) => `export const ${key} = face.${key};`),
+  ].join("\n");
+  const face = await build({ ...COMMON, absWorkingDir: root, stdin: { contents: loader, resolveDir: root, sourcefile: `${name}.js` }, outfile: `${FACES}/${name}.js`, banner: { js: banner } });
+  const own = Object.values(face.metafile.outputs)[0]?.inputs ?? {};
+  const held = Object.keys(Object.values(script.metafile.outputs)[0]?.inputs ?? {});
+  // Loading NAME.js loads every source NAME.cjs holds.
+  return { [`faces/${name}.cjs`]: held, [`faces/${name}.js`]: [...Object.keys(own).filter((path) => path.startsWith("src/")), ...held] };
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

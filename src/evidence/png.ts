@@ -1,13 +1,15 @@
 // An SVG screenshot rasterized to PNG for clients that read images, not SVG (multimodal models).
 // resvg (@resvg/resvg-js) is an optional dependency: prebuilt binaries per platform from the npm
-// registry, no install scripts; loaded at the first PNG, so nothing else pays for it.
+// registry, no install scripts; loaded at the first PNG, so nothing else pays for it. Required, not
+// imported: the MCP server's face is a script (src/code-cache.ts), where Node 20 has no import().
+import { createRequire } from "node:module";
 import { PanescopeError } from "../errors.js";
 
 type Resvg = typeof import("@resvg/resvg-js").Resvg;
 let loaded: Promise<Resvg> | undefined;
 
 function resvg(): Promise<Resvg> {
-  loaded ??= import("@resvg/resvg-js").then(
+  loaded ??= new Promise<typeof import("@resvg/resvg-js")>((resolve) => resolve(createRequire(import.meta.url)("@resvg/resvg-js") as typeof import("@resvg/resvg-js"))).then(
     (module) => module.Resvg,
     (cause: unknown) => {
       loaded = undefined;

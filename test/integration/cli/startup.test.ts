@@ -5,12 +5,13 @@
 // it loads are bundles (scripts/bundle-cli.mjs): a loaded bundle counts as the sources it holds, as
 // dist/faces/inputs.json lists them.
 // What is loaded, not how long it took: the figure is the bench's (figure 11), never a test's.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
+import { cachePath } from "../../../src/code-cache.js";
 import { shellPlace } from "../../support/shell-daemon.js";
 import { startServer } from "../../support/tmux-fixture.js";
 
@@ -89,6 +90,18 @@ describe("start-up", () => {
     expect(answers[1]?.result?.tools?.length).toBeGreaterThan(0);
     expect(loaded.some((path) => path.includes("@modelcontextprotocol/sdk"))).toBe(true);
     expect(loaded.filter((path) => path.includes("@xterm/") || path === "worker_threads.Worker")).toEqual([]);
+  });
+
+  it("the MCP server's face is a script run through V8's code cache, written beside it as the server ends", async () => {
+    expect(INPUTS["faces/mcp.js"]).toContain("src/code-cache.ts");
+    const cache = cachePath(join(DIST, "faces/mcp.cjs"));
+    rmSync(cache, { force: true });
+    const request = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })}\n`;
+    const first = await run(["mcp"], request);
+    expect(first.stdout).toContain('"capture_since"');
+    expect(statSync(cache).size).toBeGreaterThan(100_000);
+    // The next start runs from it (test/code-cache.test.ts shows V8 takes it) and answers the same.
+    expect((await run(["mcp"], request)).stdout).toBe(first.stdout);
   });
 
   it("panescope read, cold (it starts the daemon) and warm, loads none of the MCP SDK, zod, xterm or execa", async () => {
