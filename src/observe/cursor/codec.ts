@@ -78,37 +78,68 @@ export function serverGeneration(pid: number, start: number): number {
 }
 
 export function encodeCursor(fields: CursorFields, key: Uint8Array): string {
-  checkKey(key);
+  return encodeCursorAt(cursorHead(fields), fields.offset, fields.seq, fields.strip, key);
+}
+
+/**
+ * What every cursor of one pane starts with: version, issuer, pane and pane pid, checked once. An
+ * observer makes it once and issues each answer's cursor with encodeCursorAt: a cursor is made for
+ * every answer, usually as the first work after the process sat idle, when each allocation costs.
+ */
+export function cursorHead(fields: Omit<CursorFields, "offset" | "seq" | "strip">): Uint8Array {
   if (fields.instance.length !== CURSOR_INSTANCE_BYTES) {
     throw new PanescopeError("internal", `cursor instance id must be ${CURSOR_INSTANCE_BYTES} bytes`);
   }
   if (!Number.isInteger(fields.server) || fields.server < 0 || fields.server > 0xffffffff) {
     throw new PanescopeError("internal", `cursor server generation must be a 32-bit number, got ${fields.server}`);
   }
-  const socket = fields.socket === undefined ? [] : [16, 8, 0].map((shift) => ((fields.socket ?? 0) >>> shift) & 0xff);
-  const version = fields.socket === undefined ? CURSOR_VERSION_NO_SOCKET : CURSOR_VERSION;
-  const bytes: number[] = [version, ...fields.instance, ...[24, 16, 8, 0].map((shift) => (fields.server >>> shift) & 0xff), ...socket];
-  for (const name of ["pane", "panePid", "offset", "seq"] as const) {
-    const value = fields[name];
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new PanescopeError("internal", `cursor field ${name} must be a non-negative safe integer, got ${value}`);
-    }
-    writeVarint(bytes, value);
+  const head = new Uint8Array(1 + CURSOR_INSTANCE_BYTES + SERVER_BYTES + SOCKET_BYTES + 16);
+  head[0] = fields.socket === undefined ? CURSOR_VERSION_NO_SOCKET : CURSOR_VERSION;
+  head.set(fields.instance, 1);
+  let end = 1 + CURSOR_INSTANCE_BYTES;
+  for (const shift of [24, 16, 8, 0]) head[end++] = (fields.server >>> shift) & 0xff;
+  if (fields.socket !== undefined) for (const shift of [16, 8, 0]) head[end++] = (fields.socket >>> shift) & 0xff;
+  end = writeVarintAt(head, end, checkedField("pane", fields.pane));
+  end = writeVarintAt(head, end, checkedField("panePid", fields.panePid));
+  return head.slice(0, end);
+}
+
+/** The cursor at `offset` and `seq` of the pane whose head (cursorHead) is `head`. */
+export function encodeCursorAt(head: Uint8Array, offset: number, seq: number, strip: StripState, key: Uint8Array): string {
+  checkKey(key);
+  // head ≤ 14 + 2 × 8 bytes, two varints ≤ 8 each, strip state ≤ 4: within one scratch block.
+  const payload = scratch;
+  payload.set(head);
+  let end = writeVarintAt(payload, head.length, checkedField("offset", offset));
+  end = writeVarintAt(payload, end, checkedField("seq", seq));
+  const stripped = encodeStripState(strip);
+  payload.set(stripped, end);
+  end += stripped.length;
+  const mac = tag(payload.subarray(0, end), key);
+  payload.set(mac, end);
+  return base64url(payload, end + mac.length);
+}
+
+/** Where encodeCursorAt lays out a cursor's bytes (single-threaded, never re-entered). */
+const scratch = new Uint8Array(64);
+
+function checkedField(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new PanescopeError("internal", `cursor field ${name} must be a non-negative safe integer, got ${value}`);
   }
-  bytes.push(...encodeStripState(fields.strip));
-  bytes.push(...tag(Uint8Array.from(bytes), key));
-  return base64url(bytes);
+  return value;
 }
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /** base64url without padding, as Buffer spells it: in JavaScript, as every answer's cursor is made
  *  after the process sat idle, when each call into Node's C++ costs tens of microseconds. */
-function base64url(bytes: readonly number[]): string {
+function base64url(bytes: Uint8Array, length: number): string {
   let out = "";
-  for (let i = 0; i < bytes.length; i += 3) {
-    const left = bytes.length - i;
-    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+  for (let i = 0; i < length; i += 3) {
+    const left = length - i;
+    // Past `length` the bytes are another cursor's (a scratch buffer): read as zeros.
+    const n = ((bytes[i] ?? 0) << 16) | (left > 1 ? (bytes[i + 1] ?? 0) << 8 : 0) | (left > 2 ? (bytes[i + 2] ?? 0) : 0);
     out += (ALPHABET[n >> 18] ?? "") + (ALPHABET[(n >> 12) & 63] ?? "");
     if (left > 1) out += ALPHABET[(n >> 6) & 63] ?? "";
     if (left > 2) out += ALPHABET[n & 63] ?? "";
@@ -179,13 +210,16 @@ function checkKey(key: Uint8Array): void {
   if (key.length < 16) throw new PanescopeError("internal", "cursor key must be at least 16 bytes");
 }
 
-function writeVarint(out: number[], value: number): void {
+/** An unsigned LEB128 varint into `out` at `at`; returns where it ended. */
+function writeVarintAt(out: Uint8Array, at: number, value: number): number {
   let v = value;
+  let i = at;
   while (v >= 0x80) {
-    out.push((v % 0x80) | 0x80);
+    out[i++] = (v % 0x80) | 0x80;
     v = Math.floor(v / 0x80);
   }
-  out.push(v);
+  out[i++] = v;
+  return i;
 }
 
 function readVarint(reader: { bytes: Uint8Array; pos: number; end: number }): number {

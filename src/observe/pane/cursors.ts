@@ -1,7 +1,7 @@
 // The cursors of one pane observer: issued bound to the pane, its process, the tmux server and this
 // panescope process (cursor/codec.ts), taken back only for this pane, and when genuine but beyond
 // what the observer holds, answered with why (restarted, respawned, evicted, ...).
-import { cursorIdentity, decodeCursor, encodeCursor, otherPane, type CursorFields } from "../cursor/codec.js";
+import { cursorHead, cursorIdentity, decodeCursor, encodeCursorAt, otherPane, type CursorFields } from "../cursor/codec.js";
 import type { MissedReason } from "../read/delta.js";
 import type { StripState } from "../raw/strip.js";
 
@@ -27,25 +27,20 @@ export interface Held {
 export class PaneCursors {
   /** What this observer's cursors bind of the identity (a hash: computed once, not per answer). */
   private readonly issuer: ReturnType<typeof cursorIdentity>;
+  /** The first bytes of every cursor this observer issues (cursorHead). */
+  private readonly head: Uint8Array;
 
   constructor(
     private readonly identity: PaneIdentity,
     private readonly key: Uint8Array,
   ) {
     this.issuer = cursorIdentity(identity);
+    this.head = cursorHead({ ...this.issuer, pane: Number(identity.paneId.slice(1)), panePid: identity.panePid });
   }
 
   /** A cursor at byte `offset` (with the stripper's state there) and render sequence `seq`. */
   issue(offset: number, seq: number, strip: StripState): string {
-    const fields: CursorFields = {
-      ...this.issuer,
-      pane: Number(this.identity.paneId.slice(1)),
-      panePid: this.identity.panePid,
-      offset,
-      seq,
-      strip,
-    };
-    return encodeCursor(fields, this.key);
+    return encodeCursorAt(this.head, offset, seq, strip, this.key);
   }
 
   /** A cursor's fields (decoded here unless the caller already did), checked to be this pane's. */
