@@ -7,7 +7,7 @@
 // waiting for it waited for a core (docs/benchmarks.md, "Reads under twenty floods").
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { messageOf } from "../../errors.js";
-import { decodeCursor, socketTag } from "../../observe/cursor/codec.js";
+import { decodeCursor } from "../../observe/cursor/codec.js";
 import { PaneView } from "../../observe/pane/view.js";
 import type { McpOptions } from "../../options.js";
 import { captureResult } from "../capture-result.js";
@@ -178,7 +178,7 @@ export class Front {
     const now = performance.timeOrigin + performance.now();
     if (!view || !view.plainAt(now)) return undefined;
     // Hub.resolve: a cursor of another server is an error, which the engine gives.
-    if (fields.socket !== undefined && (view.socket === undefined || fields.socket !== socketTag(view.socket))) return undefined;
+    if (fields.socket !== undefined && fields.socket !== view.socketTag) return undefined;
     const delta = view.answer(fields, limitsOf(read));
     if (!delta) return undefined;
     if (now - (this.toldUsed.get(view.id) ?? 0) >= USED_MS) {

@@ -38,6 +38,11 @@ export class PaneCursors {
     this.head = cursorHead({ ...this.issuer, pane: Number(identity.paneId.slice(1)), panePid: identity.panePid });
   }
 
+  /** The tag of the server's socket these cursors carry (codec's socketTag), when known. */
+  get socketTag(): number | undefined {
+    return this.issuer.socket;
+  }
+
   /** A cursor at byte `offset` (with the stripper's state there) and render sequence `seq`. */
   issue(offset: number, seq: number, strip: StripState): string {
     return encodeCursorAt(this.head, offset, seq, strip, this.key);

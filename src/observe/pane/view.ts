@@ -32,7 +32,6 @@ export class PaneView {
   private readonly frames = new FrameLog();
   private readonly predecessor: MissedReason | undefined;
   private readonly paneId: string;
-  private readonly serverSocket: string | undefined;
   /** Sequences of the publications taken, oldest first (bounded), and the same as a set. */
   private readonly published: number[] = [];
   private readonly publishedSet = new Set<number>();
@@ -57,7 +56,6 @@ export class PaneView {
     this.cursors = new PaneCursors(start.identity, this.key);
     this.predecessor = start.predecessor;
     this.paneId = start.identity.paneId;
-    this.serverSocket = start.identity.serverSocket;
   }
 
   /** Takes the observer's next publication (each exactly once, in order). */
@@ -98,9 +96,9 @@ export class PaneView {
     return this.streaming && now < this.plainUntil;
   }
 
-  /** The server's socket path, as its cursors bind it (undefined: unknown). */
-  get socket(): string | undefined {
-    return this.serverSocket;
+  /** The tag of the server's socket its cursors carry (socketTag; undefined: unknown), hashed once. */
+  get socketTag(): number | undefined {
+    return this.cursors.socketTag;
   }
 
   /**
