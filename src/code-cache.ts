@@ -52,13 +52,24 @@ export function loadScriptFace(location: string | URL, saveAfterMs: number | und
   const save = (): boolean => {
     if (saved) return false;
     saved = true;
-    return writeCache(cacheFile, script.createCachedData());
+    // Serializing the compiled code costs milliseconds: not for a directory that will refuse it
+    // (an installation shared read-only).
+    return writable(path.dirname(cacheFile)) && writeCache(cacheFile, script.createCachedData());
   };
   if (!saved && saveAfterMs !== undefined) {
     setTimeout(save, saveAfterMs).unref();
     process.once("exit", save);
   }
   return { exports: module.exports, cache, save };
+}
+
+function writable(dir: string): boolean {
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function readCache(file: string): Buffer | undefined {
