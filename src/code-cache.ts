@@ -6,10 +6,10 @@
 //
 // The cache is written beside the face a second after it loaded, or as the process exits if that
 // comes first (what had been compiled by then is in it: the start-up's functions too), and used by
-// every later start. V8 refuses a cache made by
-// another V8, under other flags or for another source; the face is then compiled as before and the
-// cache written again. Beside the face, it is trusted exactly as the code it caches; where that
-// directory cannot be written there is no cache, and nothing else changes.
+// every later start. V8 refuses a cache made by another V8, under other flags or for another
+// source; the face is then compiled as before and the cache written again. Beside the face, it is
+// trusted exactly as the code it caches; where that directory cannot be written there is no cache,
+// and nothing else changes.
 import { createRequire } from "node:module";
 import { fs, path, url } from "./builtins.js";
 import { Script } from "node:vm";
@@ -31,8 +31,8 @@ export function cachePath(file: string): string {
 }
 
 /**
- * Runs the script at `location` as CommonJS does (exports, require, module, __filename, __dirname), with
- * `__faceUrl` for the `import.meta.url` of its sources. The cache is saved after `saveAfterMs` or at
+ * Runs the script at `location` as CommonJS does (exports, require, module, __filename,
+ * __dirname), with `__faceUrl` for the `import.meta.url` of its sources. The cache is saved after `saveAfterMs` or at
  * the process's exit, whichever comes first (undefined: never; tests call save()).
  */
 export function loadScriptFace(location: string | URL, saveAfterMs: number | undefined = SAVE_AFTER_MS): ScriptFace {

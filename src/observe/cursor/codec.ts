@@ -107,7 +107,7 @@ export function cursorHead(fields: Omit<CursorFields, "offset" | "seq" | "strip"
 /** The cursor at `offset` and `seq` of the pane whose head (cursorHead) is `head`. */
 export function encodeCursorAt(head: Uint8Array, offset: number, seq: number, strip: StripState, key: Uint8Array): string {
   checkKey(key);
-  // head ≤ 14 + 2 × 8 bytes, two varints ≤ 8 each, strip state ≤ 4: within one scratch block.
+  // A head ≤ 14 + 2 × 8 bytes, two varints ≤ 8 each, a strip state ≤ 4, the tag 8: 58 ≤ 64.
   const payload = scratch;
   payload.set(head);
   let end = writeVarintAt(payload, head.length, checkedField("offset", offset));
