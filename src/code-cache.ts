@@ -6,10 +6,13 @@
 //
 // The cache is written beside the face a second after it loaded, or as the process exits if that
 // comes first (what had been compiled by then is in it: the start-up's functions too), and used by
-// every later start. V8 refuses a cache made by another V8, under other flags or for another
-// source; the face is then compiled as before and the cache written again. Beside the face, it is
+// every later start. V8 refuses a cache made by another V8 or under other flags, but of the source
+// it checks only the length (another face of the same length would run the old one's code): the
+// cache therefore starts with the SHA-256 of the face it was made from. A cache that does not fit
+// is refused, the face compiled as before and the cache written again. Beside the face, it is
 // trusted exactly as the code it caches; where that directory cannot be written there is no cache,
 // and nothing else changes.
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { fs, path, url } from "./builtins.js";
 import { Script } from "node:vm";
@@ -38,13 +41,16 @@ export function cachePath(file: string): string {
 export function loadScriptFace(location: string | URL, saveAfterMs: number | undefined = SAVE_AFTER_MS): ScriptFace {
   const file = typeof location === "string" ? location : url.fileURLToPath(location);
   const cacheFile = cachePath(file);
-  const cachedData = readCache(cacheFile);
+  const text = fs.readFileSync(file);
+  const digest = createHash("sha256").update(text).digest(); // ≈1 ms for the MCP server's face
+  const stored = readCache(cacheFile);
+  const cachedData = stored !== undefined && stored.subarray(0, digest.length).equals(digest) ? stored.subarray(digest.length) : undefined;
   // The wrapper opens on the script's first line: its line numbers stay those of the file.
-  const source = `(function (exports, require, module, __filename, __dirname, __faceUrl) {${fs.readFileSync(file, "utf8")}\n})`;
+  const source = `(function (exports, require, module, __filename, __dirname, __faceUrl) {${text.toString("utf8")}\n})`;
   // No importModuleDynamically: Node 20 allows it only with an experimental flag or warning. The
   // build refuses a script face that imports at run time (scripts/bundle-cli.mjs).
   const script = new Script(source, { filename: file, cachedData });
-  const cache = cachedData === undefined ? "none" : script.cachedDataRejected === true ? "rejected" : "used";
+  const cache = stored === undefined ? "none" : cachedData === undefined || script.cachedDataRejected === true ? "rejected" : "used";
   const module = { exports: {} as Record<string, unknown> };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper(module.exports, createRequire(file), module, file, path.dirname(file), url.pathToFileURL(file).href);
@@ -54,7 +60,7 @@ export function loadScriptFace(location: string | URL, saveAfterMs: number | und
     saved = true;
     // Serializing the compiled code costs milliseconds: not for a directory that will refuse it
     // (an installation shared read-only).
-    return writable(path.dirname(cacheFile)) && writeCache(cacheFile, script.createCachedData());
+    return writable(path.dirname(cacheFile)) && writeCache(cacheFile, Buffer.concat([digest, script.createCachedData()]));
   };
   if (!saved && saveAfterMs !== undefined) {
     setTimeout(save, saveAfterMs).unref();

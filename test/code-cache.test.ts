@@ -66,6 +66,18 @@ describe("loadScriptFace", () => {
     expect(changed.exports.extra).toBe(1);
   });
 
+  it("a cache for another face of the same length is refused (V8 checks only the length)", () => {
+    const file = face();
+    expect(loadScriptFace(file, undefined).save()).toBe(true);
+    const edited = readFileSync(file, "utf8").replace("x * 0 + 0;", "x * 0 + 9;");
+    expect(edited.length).toBe(readFileSync(file, "utf8").length);
+    writeFileSync(file, edited);
+    const loaded = loadScriptFace(file, undefined);
+    expect(loaded.cache).toBe("rejected");
+    // The new source's code runs, not the cached code of the old one.
+    expect((loaded.exports.sum as (n: number) => number)(0)).toBe((199 * 200) / 2 + 9);
+  });
+
   it("where the cache cannot be written, the face runs all the same and no temporary file is left", () => {
     const file = face();
     // A directory where the cache file would go (root writes anywhere else): the rename fails.
