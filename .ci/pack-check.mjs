@@ -35,12 +35,15 @@ function run(argv, { cwd = project, status = 0, extraEnv = {}, timeoutMs = 180_0
   return result;
 }
 
-/** The tarball's files: package.json, README, LICENSE and built JavaScript with its types; no maps. */
+/**
+ * The tarball's files: package.json, README, LICENSE and built JavaScript with its types (the MCP
+ * server's face is a script, .cjs: src/code-cache.ts); no maps, no code cache.
+ */
 function checkFiles(files) {
-  const allowed = (path) => ["package.json", "README.md", "LICENSE"].includes(path) || /^dist\/.+\.(js|d\.ts)$/.test(path);
+  const allowed = (path) => ["package.json", "README.md", "LICENSE"].includes(path) || /^dist\/.+\.(js|d\.ts)$/.test(path) || /^dist\/faces\/[^/]+\.cjs$/.test(path);
   const extra = files.filter((path) => !allowed(path));
   if (extra.length > 0) fail(`the tarball holds files it does not need: ${extra.join(", ")}`);
-  for (const needed of ["LICENSE", "README.md", "dist/cli.js", "dist/faces/mcp.js", "dist/faces/shell-entry.js", "dist/index.js", "dist/golden/index.js", "dist/demo/progress.js", "dist/demo/dashboard.js"]) {
+  for (const needed of ["LICENSE", "README.md", "dist/cli.js", "dist/faces/mcp.js", "dist/faces/mcp.cjs", "dist/faces/shell-entry.js", "dist/index.js", "dist/golden/index.js", "dist/demo/progress.js", "dist/demo/dashboard.js"]) {
     if (!files.includes(needed)) fail(`the tarball lacks ${needed}`);
   }
 }
