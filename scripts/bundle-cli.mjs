@@ -41,6 +41,8 @@ export const UNBUNDLED = new Set(["./daemon/main.js", "./demo/main.js", "./golde
  * not a second copy: the engine thread loads the MCP server's face (2 MB) as `panescope mcp` does.
  */
 export const THREADS = { "mcp-engine-thread": { source: "src/mcp/engine/thread.ts", shares: { "../main.js": "./mcp.js" } } };
+/** The same for a face's own imports of another face: the split server's front answers the handshake with the MCP server's face. */
+export const FACE_SHARES = { "src/mcp/engine/front.ts": { "../main.js": "./mcp.js" } };
 /** Faces loaded as scripts through the code cache (see above). */
 export const SCRIPTS = new Set(["mcp"]);
 /** The face that may hold only our own modules and Node's: `panescope read` is held to 1.3× Node's floor. */
@@ -92,12 +94,13 @@ export async function bundleCli(root) {
   };
   const cli = await build({ ...COMMON, absWorkingDir: root, entryPoints: [ENTRY], outfile: OUTPUT, plugins: [toFaces], banner: { js: MARK } });
   const threads = Object.entries(THREADS);
+  const sharing = [...threads.map(([, { source, shares }]) => [source, shares]), ...Object.entries(FACE_SHARES)];
   const shared = {
     name: "shared-faces",
     setup(build) {
       build.onResolve({ filter: /^\.\.?\// }, (args) => {
-        const thread = threads.find(([, { source }]) => args.importer === join(root, source));
-        const face = thread?.[1].shares[args.path];
+        const shares = sharing.find(([source]) => args.importer === join(root, source))?.[1];
+        const face = shares?.[args.path];
         return face === undefined ? undefined : { path: face, external: true };
       });
     },

@@ -5,7 +5,7 @@ import type { McpOptions } from "../options.js";
 import { TmuxServer, type TmuxServerOptions } from "../tmux/server.js";
 import type { ReadPublisher } from "../watch/publisher.js";
 import { version } from "../version.js";
-import { ownPaneFromEnv } from "./own-pane.js";
+import type { HandshakeAnswer } from "./handshake.js";
 
 export function describeServer(options: TmuxServerOptions): string {
   if (options.socketPath !== undefined) return `-S ${options.socketPath}`;
@@ -30,6 +30,11 @@ async function tmuxLabel(server: TmuxServer, log: (line: string) => void): Promi
   );
 }
 
+/** The handshake's server (handshake.ts), for the front of the split server: loaded with this face. */
+export async function handshake(options: McpOptions, write: (line: string) => void): Promise<HandshakeAnswer> {
+  return (await import("./handshake.js")).handshake(options, write);
+}
+
 /**
  * Options come parsed (src/options.ts); resolves with the exit code once the client has gone.
  * `publisher`: where watched panes are published for reads answered on another thread (engine/).
@@ -40,11 +45,12 @@ export async function main(options: McpOptions, publisher?: ReadPublisher): Prom
   const hubWarn = (line: string): void => void process.stderr.write(`${line}\n`);
   const server = new TmuxServer(options.server);
   // Loaded here, not by cli.ts's import of this file: the hub, the SDK and zod are most of start-up.
-  const [{ Hub }, { createServer }, { StdioTransport }, { connectRouted }] = await Promise.all([
+  const [{ Hub }, { createServer }, { StdioTransport }, { connectRouted }, { serverOptions }] = await Promise.all([
     import("../watch/hub.js"),
     import("./server.js"),
     import("./stdio-transport.js"),
     import("./request-route.js"),
+    import("./handshake.js"),
   ]);
   // Loaded only when asked for: the server's start-up stays as it was without --transcript.
   const transcript = options.transcript === undefined ? undefined : (await import("./transcript.js")).Transcript.open(options.transcript, log);
@@ -53,13 +59,8 @@ export async function main(options: McpOptions, publisher?: ReadPublisher): Prom
   // execa, which runs it), and spawning it meanwhile cost start-up ≈ 12% (issue 28).
   let tmuxSaid: Promise<void> | undefined;
   const sayTmux = (): Promise<void> => (tmuxSaid ??= tmuxLabel(server, log).then(log));
-  const ownPane = ownPaneFromEnv(process.env);
   const mcp = createServer({
-    hub,
-    server,
-    readOnly: options.readOnly,
-    maxWaitMs: options.maxWaitMs,
-    ...(ownPane ? { ownPane } : {}),
+    ...serverOptions(options, hub, server),
     // The first call asks tmux its version (each tool waits for that answer before it runs:
     // server.ts) and says it on stderr, before the call's own lines.
     wrapToolCall: (handler) => {

@@ -12,6 +12,7 @@ import { PaneView } from "../../observe/pane/view.js";
 import type { McpOptions } from "../../options.js";
 import { captureResult } from "../capture-result.js";
 import { limitsOf } from "../limits.js";
+import { HandshakeRelay } from "./handshake-relay.js";
 import { FrontLines } from "./lines.js";
 import { answerLine, plainRead, type PlainRead } from "./plain-read.js";
 import type { EngineNews, FrontNews } from "./publisher.js";
@@ -32,10 +33,21 @@ function engineFile(): URL {
 
 /** Serves MCP on stdio as mcp/main.ts does; resolves with the exit code once the client has gone. */
 export async function serve(options: McpOptions): Promise<number> {
+  const write = (line: string): void => void process.stdout.write(line);
+  // The handshake first (mcp/handshake.ts); the engine thread starts after (its own start, ≈18 ms on
+  // a 2-core VM, made this thread's load of the server 10–15 ms slower when the two overlapped).
+  const answerHandshake = await (await import("../main.js")).handshake(options, write);
   const channel = new MessageChannel();
   const data: EngineData = { options, port: channel.port2 };
   const engine = new Worker(engineFile(), { workerData: data, transferList: [channel.port2], stdin: true, stdout: true });
-  const front = new Front(channel.port1, options, (line) => void process.stdout.write(line));
+  let failed = false;
+  engine.on("error", (error) => {
+    failed = true;
+    process.stderr.write(`panescope: the engine thread failed: ${messageOf(error)}\n`);
+  });
+  // Not events.once: it rejects on the 'error' that comes before a failed engine's exit.
+  const exited = new Promise<number>((resolve) => engine.once("exit", resolve));
+  const front = new Front(channel.port1, options, write);
   const toEngine = engine.stdin;
   if (!toEngine) throw new Error("the engine thread has no stdin");
   const lines = new FrontLines();
@@ -46,19 +58,34 @@ export async function serve(options: McpOptions): Promise<number> {
     process.stdin.pause();
     toEngine.once("drain", () => process.stdin.resume());
   };
+  // The engine loads the server when the handshake is over, or when a line it must answer comes first.
+  let started = false;
+  const start = (): void => {
+    if (started) return;
+    started = true;
+    engine.postMessage("start");
+  };
+  const handshake = new HandshakeRelay(answerHandshake, pass, start);
+  const decoder = new TextDecoder();
   process.stdin.on("data", (chunk: Buffer) => {
     for (const input of lines.push(chunk)) {
-      if (input.kind === "pass") pass(input.bytes);
-      else if (!front.tryAnswer(input.bytes)) {
+      if (input.kind === "pass") {
+        start();
         pass(input.bytes);
-        pass("\n");
+        continue;
       }
+      const line = decoder.decode(input.bytes);
+      if (handshake.take(line) || front.tryAnswer(input.bytes)) continue;
+      if (!handshake.notification(line)) start();
+      pass(input.bytes);
+      pass("\n");
     }
   });
   let stopped = false;
   const stop = (): void => {
     if (stopped) return;
     stopped = true;
+    start(); // it answers what it was given, then ends with its stdin
     toEngine.end(lines.end());
   };
   process.stdin.on("end", stop);
@@ -74,16 +101,10 @@ export async function serve(options: McpOptions): Promise<number> {
       partial += chunk;
       return;
     }
-    process.stdout.write(partial + chunk.slice(0, end + 1));
+    process.stdout.write(handshake.filter(partial + chunk.slice(0, end + 1)));
     partial = chunk.slice(end + 1);
   });
-  let failed = false;
-  engine.on("error", (error) => {
-    failed = true;
-    process.stderr.write(`panescope: the engine thread failed: ${messageOf(error)}\n`);
-  });
-  // Not events.once: it rejects on the 'error' that comes before a failed engine's exit.
-  const code = await new Promise<number>((resolve) => engine.once("exit", resolve));
+  const code = await exited;
   if (partial !== "") process.stdout.write(partial);
   front.close();
   process.stderr.write(`panescope: ${front.answered} reads answered beside the engine thread\n`);

@@ -1,9 +1,8 @@
 // The engine thread of the split server (front.ts): the whole MCP server as `panescope` runs it in
 // one thread, on the stdin and stdout the front pipes to it, publishing every streamed pane for
 // the reads the front answers itself.
-import { workerData, type MessagePort } from "node:worker_threads";
+import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { McpOptions } from "../../options.js";
-import { main } from "../main.js";
 import { PortPublisher } from "./publisher.js";
 
 export interface EngineData {
@@ -12,6 +11,11 @@ export interface EngineData {
 }
 
 const { options, port } = workerData as EngineData;
+// The server's face loads when the front says so, once it has answered the handshake
+// (mcp/handshake.ts): loaded beside the front's, the two shared the cores and the handshake came
+// 20–25 ms later (2-core VM). Requests wait meanwhile in this thread's stdin.
+await new Promise((resolve) => parentPort?.once("message", resolve));
+const { main } = await import("../main.js");
 const publisher = new PortPublisher(port);
 const code = await main(options, publisher);
 publisher.close();

@@ -52,13 +52,13 @@ describe("start-up", () => {
     const mcp = INPUTS["faces/mcp.js"] ?? [];
     for (const name of ["@modelcontextprotocol/sdk", "/zod/", "/execa/"]) expect(mcp.some((path) => path.includes(name)), name).toBe(true);
     expect(Object.values(INPUTS).flat().some((path) => path.includes("@xterm/")), "xterm stays outside, required at the first watched pane").toBe(false);
-    // --engine-thread: the main thread's face holds none of them, and the engine thread loads the
-    // server's face at run time instead of a second copy of it.
+    // --engine-thread: the main thread's face holds none of them, and both threads load the
+    // server's face at run time (the front for the handshake) instead of a copy of it.
     for (const face of ["faces/mcp-engine-front.js", "faces/mcp-engine-thread.js"]) {
       expect(INPUTS[face], face).toContain(face.includes("front") ? "src/mcp/engine/front.ts" : "src/mcp/engine/thread.ts");
       expect(heavyIn(INPUTS[face] ?? []), face).toEqual([]);
     }
-    expect(readFileSync(join(DIST, "faces/mcp-engine-thread.js"), "utf8")).toContain('from "./mcp.js"');
+    for (const face of ["faces/mcp-engine-front.js", "faces/mcp-engine-thread.js"]) expect(readFileSync(join(DIST, face), "utf8"), face).toContain('import("./mcp.js")');
   });
 
   it("panescope --version loads none of the MCP SDK, zod, xterm or execa", async () => {
