@@ -6,6 +6,7 @@ import { TmuxServer, type TmuxServerOptions } from "../tmux/server.js";
 import type { ReadPublisher } from "../watch/publisher.js";
 import { version } from "../version.js";
 import type { HandshakeAnswer } from "./handshake.js";
+import type { AnswerSink } from "./stdio-transport.js";
 
 export function describeServer(options: TmuxServerOptions): string {
   if (options.socketPath !== undefined) return `-S ${options.socketPath}`;
@@ -37,9 +38,10 @@ export async function handshake(options: McpOptions, write: (line: string) => vo
 
 /**
  * Options come parsed (src/options.ts); resolves with the exit code once the client has gone.
- * `publisher`: where watched panes are published for reads answered on another thread (engine/).
+ * `publisher`: where watched panes are published for reads answered on another thread (engine/),
+ * and `answers` where that thread's answers go (engine/shared-stdout.ts).
  */
-export async function main(options: McpOptions, publisher?: ReadPublisher): Promise<number> {
+export async function main(options: McpOptions, publisher?: ReadPublisher, answers?: AnswerSink): Promise<number> {
   const log = (line: string): void => void process.stderr.write(`panescope: ${line}\n`);
   // The hub's lines name panescope already ("panescope: following %3: …").
   const hubWarn = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -71,7 +73,7 @@ export async function main(options: McpOptions, publisher?: ReadPublisher): Prom
       };
     },
   });
-  const transport = new StdioTransport(process.stdin, process.stdout, { warn: log });
+  const transport = new StdioTransport(process.stdin, answers ?? process.stdout, { warn: log });
   // Set before connect: the SDK keeps (and calls) an onclose that is already there.
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;

@@ -3,7 +3,7 @@
 // JSON-RPC error when it is a request whose id can be read cheaply, else named in one stderr line;
 // either way the server keeps serving. The end of stdin closes the transport once every request
 // read before it has been answered (`echo REQUEST | panescope` gets its answer).
-import type { Readable, Writable } from "node:stream";
+import type { Readable } from "node:stream";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -55,6 +55,12 @@ export function salvageRequestId(head: string, tail: string): Id | undefined {
   return typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value)) ? value : undefined;
 }
 
+/** Where answers go: process.stdout, or the engine thread's share of it (engine/shared-stdout.ts). */
+export interface AnswerSink {
+  write(line: string): boolean;
+  once(event: "drain", listener: () => void): unknown;
+}
+
 export class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -70,7 +76,7 @@ export class StdioTransport implements Transport {
 
   constructor(
     private readonly stdin: Readable = process.stdin,
-    private readonly stdout: Writable = process.stdout,
+    private readonly stdout: AnswerSink = process.stdout,
     options: StdioTransportOptions = {},
   ) {
     this.framer = new StdioFramer(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);

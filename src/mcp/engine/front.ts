@@ -6,6 +6,7 @@
 // a request comes is woken at once; the thread that parses twenty floods never sleeps, and a read
 // waiting for it waited for a core (docs/benchmarks.md, "Reads under twenty floods").
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { joinBytes } from "../../bytes.js";
 import { messageOf } from "../../errors.js";
 import { decodeCursor } from "../../observe/cursor/codec.js";
 import { PaneView } from "../../observe/pane/view.js";
@@ -14,9 +15,12 @@ import { captureResult } from "../capture-result.js";
 import { limitsOf } from "../limits.js";
 import { HandshakeRelay } from "./handshake-relay.js";
 import { FrontLines } from "./lines.js";
+import { FrontStdout, sharedStdoutWords, stdoutIsPipe } from "./shared-stdout.js";
 import { answerLine, plainRead, type PlainRead } from "./plain-read.js";
 import type { EngineNews, FrontNews } from "./publisher.js";
 import type { EngineData } from "./thread.js";
+
+const NEWLINE = 0x0a;
 
 /** Publications are taken when a read comes, and this often besides (a pane nobody reads piles none up). */
 const TAKE_MS = 50;
@@ -33,12 +37,14 @@ function engineFile(): URL {
 
 /** Serves MCP on stdio as mcp/main.ts does; resolves with the exit code once the client has gone. */
 export async function serve(options: McpOptions): Promise<number> {
-  const write = (line: string): void => void process.stdout.write(line);
+  const words = sharedStdoutWords();
+  const stdout = new FrontStdout(words);
+  const write = (line: string): void => stdout.write(line);
   // The handshake first (mcp/handshake.ts); the engine thread starts after (its own start, ≈18 ms on
   // a 2-core VM, made this thread's load of the server 10–15 ms slower when the two overlapped).
   const answerHandshake = await (await import("../main.js")).handshake(options, write);
   const channel = new MessageChannel();
-  const data: EngineData = { options, port: channel.port2 };
+  const data: EngineData = { options, port: channel.port2, stdout: { words, pipe: stdoutIsPipe() } };
   const engine = new Worker(engineFile(), { workerData: data, transferList: [channel.port2], stdin: true, stdout: true });
   let failed = false;
   engine.on("error", (error) => {
@@ -65,7 +71,17 @@ export async function serve(options: McpOptions): Promise<number> {
     started = true;
     engine.postMessage("start");
   };
-  const handshake = new HandshakeRelay(answerHandshake, pass, start);
+  // The engine's answer to a copy of initialize must come through here to be dropped: it holds the
+  // engine's own writes back until then.
+  const handshake = new HandshakeRelay({
+    answer: answerHandshake,
+    toEngine: (line) => {
+      stdout.holdEngine();
+      pass(line);
+    },
+    dropped: () => stdout.releaseEngine(),
+    over: start,
+  });
   const decoder = new TextDecoder();
   process.stdin.on("data", (chunk: Buffer) => {
     for (const input of lines.push(chunk)) {
@@ -93,19 +109,20 @@ export async function serve(options: McpOptions): Promise<number> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   // Whole lines only: an answer written here never lands inside one of the engine's.
-  let partial = "";
-  engine.stdout.setEncoding("utf8");
-  engine.stdout.on("data", (chunk: string) => {
-    const end = chunk.lastIndexOf("\n");
+  let partial: Uint8Array[] = [];
+  engine.stdout.on("data", (chunk: Buffer) => {
+    const end = chunk.lastIndexOf(NEWLINE);
     if (end === -1) {
-      partial += chunk;
+      partial.push(chunk);
       return;
     }
-    process.stdout.write(handshake.filter(partial + chunk.slice(0, end + 1)));
-    partial = chunk.slice(end + 1);
+    const whole = joinBytes([...partial, chunk.subarray(0, end + 1)]);
+    partial = [chunk.subarray(end + 1)];
+    stdout.relay(whole, handshake.filtering ? handshake.filter(Buffer.from(whole).toString()) : whole);
   });
   const code = await exited;
-  if (partial !== "") process.stdout.write(partial);
+  const rest = joinBytes(partial);
+  if (rest.length > 0) stdout.relay(rest);
   front.close();
   process.stderr.write(`panescope: ${front.answered} reads answered beside the engine thread\n`);
   // Nobody answers requests any more: stdin must not hold the process (a failed engine leaves it open).

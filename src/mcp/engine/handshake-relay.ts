@@ -10,18 +10,22 @@ const HANDSHAKE_METHODS = new Set(["initialize", "tools/list"]);
 /** Ids of the engine's copies: no client's request is answered under one (they are strings the front makes). */
 const COPY_ID = "panescope-front-handshake-";
 
+export interface HandshakeHooks {
+  /** Answers a handshake request (the front's server writes its answer line). */
+  answer(request: JSONRPCRequest): void;
+  /** Passes a copy of initialize (a line with its \n) to the engine, whose answer must come through the front. */
+  toEngine(line: string): void;
+  /** The answer to a copy came and was dropped. */
+  dropped(): void;
+  /** The handshake is over (tools/list answered): the engine may load the server. */
+  over(): void;
+}
+
 export class HandshakeRelay {
   private readonly copies = new Set<string>();
   private made = 0;
 
-  constructor(
-    /** Answers a handshake request (the front's server writes its answer line). */
-    private readonly answer: (request: JSONRPCRequest) => void,
-    /** Passes a line (with its \n) to the engine. */
-    private readonly toEngine: (line: string) => void,
-    /** Called when the handshake is over (tools/list answered): the engine may load the server. */
-    private readonly over: () => void,
-  ) {}
+  constructor(private readonly hooks: HandshakeHooks) {}
 
   /** Whether `line` is the handshake's notification, which the engine takes before it has loaded. */
   notification(line: string): boolean {
@@ -42,11 +46,16 @@ export class HandshakeRelay {
     if (message.method === "initialize") {
       const id = `${COPY_ID}${this.made++}`;
       this.copies.add(id);
-      this.toEngine(`${JSON.stringify({ ...message, id })}\n`);
+      this.hooks.toEngine(`${JSON.stringify({ ...message, id })}\n`);
     }
-    this.answer(message);
-    if (message.method === "tools/list") this.over();
+    this.hooks.answer(message);
+    if (message.method === "tools/list") this.hooks.over();
     return true;
+  }
+
+  /** Whether an answer to a copy is still to come (filter has work). */
+  get filtering(): boolean {
+    return this.copies.size > 0;
   }
 
   /** `block` (whole lines of the engine's output) without the answers to the engine's copies. */
@@ -65,6 +74,8 @@ export class HandshakeRelay {
     } catch {
       return false;
     }
-    return typeof id === "string" && this.copies.delete(id);
+    if (typeof id !== "string" || !this.copies.delete(id)) return false;
+    this.hooks.dropped();
+    return true;
   }
 }

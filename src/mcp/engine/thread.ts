@@ -4,19 +4,24 @@
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { McpOptions } from "../../options.js";
 import { PortPublisher } from "./publisher.js";
+import { EngineStdout } from "./shared-stdout.js";
 
 export interface EngineData {
   options: McpOptions;
   port: MessagePort;
+  /** fd 1 as the two threads share it (shared-stdout.ts): its words, and whether it is a pipe. */
+  stdout: { words: Int32Array; pipe: boolean };
 }
 
-const { options, port } = workerData as EngineData;
+const { options, port, stdout } = workerData as EngineData;
 // The server's face loads when the front says so, once it has answered the handshake
 // (mcp/handshake.ts): loaded beside the front's, the two shared the cores and the handshake came
 // 20–25 ms later (2-core VM). Requests wait meanwhile in this thread's stdin.
 await new Promise((resolve) => parentPort?.once("message", resolve));
 const { main } = await import("../main.js");
 const publisher = new PortPublisher(port);
-const code = await main(options, publisher);
+const answers = new EngineStdout(stdout.words, process.stdout, stdout.pipe);
+const code = await main(options, publisher, answers);
 publisher.close();
+process.stderr.write(`panescope: ${answers.direct} answers written by the engine thread itself\n`);
 process.exit(code);

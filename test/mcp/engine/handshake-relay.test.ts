@@ -6,16 +6,18 @@ import { HandshakeRelay } from "../../../src/mcp/engine/handshake-relay.js";
 
 const initialize = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
 
-function relay(): { relay: HandshakeRelay; answered: JSONRPCRequest[]; toEngine: string[]; over: () => number } {
+function relay(): { relay: HandshakeRelay; answered: JSONRPCRequest[]; toEngine: string[]; over: () => number; dropped: () => number } {
   const answered: JSONRPCRequest[] = [];
   const toEngine: string[] = [];
   let overs = 0;
-  const relay = new HandshakeRelay(
-    (request) => answered.push(request),
-    (line) => toEngine.push(line),
-    () => overs++,
-  );
-  return { relay, answered, toEngine, over: () => overs };
+  let dropped = 0;
+  const relay = new HandshakeRelay({
+    answer: (request) => answered.push(request),
+    toEngine: (line) => toEngine.push(line),
+    dropped: () => dropped++,
+    over: () => overs++,
+  });
+  return { relay, answered, toEngine, over: () => overs, dropped: () => dropped };
 }
 
 describe("HandshakeRelay", () => {
@@ -57,9 +59,10 @@ describe("HandshakeRelay", () => {
   });
 
   it("drops the answer to each copy from the engine's output, once, and keeps every other line", () => {
-    const { relay: r, toEngine } = relay();
+    const { relay: r, toEngine, dropped } = relay();
     r.take(JSON.stringify(initialize));
     r.take(JSON.stringify({ ...initialize, id: 5 }));
+    expect(r.filtering).toBe(true);
     const ids = toEngine.map((line) => (JSON.parse(line) as { id: string }).id);
     const answer = (id: unknown): string => JSON.stringify({ result: { protocolVersion: "2025-06-18" }, jsonrpc: "2.0", id });
     // A client's text that quotes the id (escaped in the JSON) is not an answer to a copy.
@@ -68,7 +71,10 @@ describe("HandshakeRelay", () => {
     expect(r.filter(block)).toBe(`${answer(7)}\n${quoting}\n`);
     // That copy's id was answered: the same line again is passed on, as is any line once all are dropped.
     expect(r.filter(`${answer(ids[0])}\n`)).toBe(`${answer(ids[0])}\n`);
+    expect(dropped()).toBe(1);
     expect(r.filter(`${answer(ids[1])}\n${answer(8)}\n`)).toBe(`${answer(8)}\n`);
     expect(r.filter(`${answer(ids[1])}\n`)).toBe(`${answer(ids[1])}\n`);
+    expect(dropped()).toBe(2);
+    expect(r.filtering).toBe(false);
   });
 });
