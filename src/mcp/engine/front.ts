@@ -250,7 +250,7 @@ export class Front {
         }
         if (view?.id === publication.id) view.apply(publication);
       }
-      for (const { id, plainUntil } of news.verdicts) this.viewOf(id)?.renew(plainUntil);
+      for (const { id, plainUntil, cursorCount } of news.verdicts) this.viewOf(id)?.renew(plainUntil, cursorCount);
       for (const id of news.ended) this.forget(id);
     }
   }

@@ -14,7 +14,7 @@ import type { PublishedWatch, ReadPublisher } from "../../watch/publisher.js";
  */
 export const VERDICT_MS = 500;
 /**
- * A pane's news is published at most this often (a cursor issued is published at once). A flood
+ * A pane's news is published at most this often (a cursor a read issued is published at once). A flood
  * parsed in turns of a few milliseconds then reads out each line that scrolls by less often, and the
  * front takes fewer lines; a read answered beside the engine is at most this much older than one
  * the engine answers (which catches up for up to 10 ms: READ_CATCH_UP_MS).
@@ -24,8 +24,8 @@ export const SPACING_MS = 20;
 /** From the engine thread to the front. */
 export interface EngineNews {
   publications: Publication[];
-  /** Panes with nothing new since their last publication: their verdict alone. */
-  verdicts: Array<{ id: number; plainUntil: number }>;
+  /** Panes with nothing new since their last publication: their verdict (and cursor count) alone. */
+  verdicts: Array<{ id: number; plainUntil: number; cursorCount: number }>;
   /** Outboxes whose watch ended: their views are dropped. */
   ended: number[];
 }
@@ -66,8 +66,14 @@ export class PortPublisher implements ReadPublisher {
   add(observer: PaneObserver, watch: PublishedWatch): () => void {
     const id = this.nextId++;
     const source = { paneId: observer.paneId, start: () => observer.publicationStart(), publication: (seq: number) => observer.publication(seq) };
-    const outbox = new PaneOutbox(id, source, (due, now) => (now ? this.send([due]) : this.mark(due)));
-    this.published.set(id, { outbox, watch, sent: -Infinity });
+    const outbox = new PaneOutbox(id, source, (due, when) => {
+      if (when === "now") return this.send([due]);
+      // A wait's answer went out just now: it counts as a publication for the pane's spacing.
+      if (when === "answered") entry.sent = performance.now();
+      this.mark(due);
+    });
+    const entry: Published = { outbox, watch, sent: -Infinity };
+    this.published.set(id, entry);
     observer.publishTo(outbox);
     return () => {
       if (!this.published.delete(id)) return;
@@ -125,7 +131,7 @@ export class PortPublisher implements ReadPublisher {
       const publication = outbox.take(plainUntil);
       published.sent = performance.now();
       if (!publication) {
-        verdicts.push({ id: outbox.id, plainUntil });
+        verdicts.push({ id: outbox.id, plainUntil, cursorCount: outbox.cursorCount.now });
         continue;
       }
       publications.push(publication);

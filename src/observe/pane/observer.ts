@@ -94,7 +94,7 @@ export class PaneObserver {
   }
 
   /** What a view needs before the first publication: its cursors' binding and where its stream starts. */
-  publicationStart(): PublicationStart {
+  publicationStart(): Omit<PublicationStart, "cursors"> {
     return { identity: this.identity, key: this.key, rawBase: this.raw.base, predecessor: this.predecessor };
   }
 
@@ -329,16 +329,20 @@ export class PaneObserver {
   async waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits: ReadLimits = {}): Promise<Delta> {
     const fields = cursor === undefined ? undefined : this.decode(cursor);
     await this.settle(READ_CATCH_UP_MS);
-    let delta = this.answer(fields, limits);
+    let delta = this.compose(fields, limits);
+    let waited = false;
     const deadline = Date.now() + waitMs;
     while (fields && isEmpty(delta) && !signal?.aborted && Date.now() < deadline) {
       // Output queued since the answer above is parsed on the next turn, not after a delay.
       this.replica.screen.hurry();
       await this.wakeup.next(deadline - Date.now(), signal);
+      waited = true;
       const behind = this.settle(READ_CATCH_UP_MS);
       if (behind) await behind;
-      delta = this.answer(fields, limits);
+      delta = this.compose(fields, limits);
     }
+    // Only the answer given issues its cursor; a wake's is published after it (PublicationSink.issued).
+    this.sink?.issued(!waited);
     return delta;
   }
 
@@ -360,7 +364,7 @@ export class PaneObserver {
   /** The answer to a read at what is applied now; its cursor is published at once (PublicationSink.issued). */
   private answer(fields: CursorFields | undefined, limits: ReadLimits): Delta {
     const delta = this.compose(fields, limits);
-    this.sink?.issued();
+    this.sink?.issued(true);
     return delta;
   }
 

@@ -16,8 +16,32 @@ export interface PublicationSink {
   raw(bytes: Uint8Array): void;
   gap(seq: number, reason: MissedReason, bytes: number): void;
   healed(seq: number, lines: readonly number[]): void;
-  /** A cursor was issued: publish now, so that every cursor is at a publication a view can take. */
-  issued(): void;
+  /**
+   * A cursor was issued: the views are behind until they take a publication made since
+   * (CursorCount). A read's (`now`): publish this very state, so that a view can answer that
+   * cursor's next read (it answers cursors issued at a publication). A wait's: publish once the
+   * pane's spacing from now has run out (made before the answer, or right after it on the same
+   * core, its publication made a wake 0.1 ms slower: figure 3d, 2-core VM).
+   */
+  issued(now: boolean): void;
+}
+
+/**
+ * How many cursors an observer has issued, in memory its views' thread reads at once: a view that
+ * has taken fewer is behind an answer the observer's thread gave, and must not answer in its place
+ * (it would answer older than what its caller saw). A publication may then follow an answer
+ * instead of preceding it (PublicationSink.issued).
+ */
+export class CursorCount {
+  constructor(readonly word: Int32Array = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT))) {}
+
+  add(): number {
+    return Atomics.add(this.word, 0, 1) + 1;
+  }
+
+  get now(): number {
+    return Atomics.load(this.word, 0);
+  }
 }
 
 /** Once per view: what its cursors bind and where its stream starts. */
@@ -26,6 +50,8 @@ export interface PublicationStart {
   key: Uint8Array;
   rawBase: number;
   predecessor: MissedReason | undefined;
+  /** The observer's CursorCount word (shared memory). */
+  cursors: Int32Array;
 }
 
 /** The observer's state at a publication (PaneObserver.publication). */
@@ -60,6 +86,8 @@ export interface Publication extends Omit<PaneState, "lost"> {
   heals: Array<{ seq: number; lines: number[] }>;
   /** Until when (wall clock, ms) the view may answer on its own: the watch's checks would pass at once. */
   plainUntil: number;
+  /** The observer's CursorCount when this was taken. */
+  cursorCount: number;
 }
 
 /** What happened to one observer since its last publication; `take` builds the next. */
@@ -75,16 +103,19 @@ export class PaneOutbox implements PublicationSink {
   /** Whether the observer said anything since the last publication (every change of its state does). */
   private dirty = true;
 
+  /** Cursors issued so far (shared with the views' thread). */
+  readonly cursorCount = new CursorCount();
+
   constructor(
     readonly id: number,
-    private readonly source: { paneId: string; start(): PublicationStart; publication(seq: number): PaneState },
-    /** Called on news: the owner schedules a publication (or makes one at once, `now`). */
-    private readonly due: (outbox: PaneOutbox, now: boolean) => void,
+    private readonly source: { paneId: string; start(): Omit<PublicationStart, "cursors">; publication(seq: number): PaneState },
+    /** Called on news: the owner schedules a publication, or makes one at once ("now"), or after a wait's answer ("answered"). */
+    private readonly due: (outbox: PaneOutbox, when: "now" | "news" | "answered") => void,
   ) {}
 
   changed(): void {
     this.dirty = true;
-    this.due(this, false);
+    this.due(this, "news");
   }
 
   raw(bytes: Uint8Array): void {
@@ -103,9 +134,10 @@ export class PaneOutbox implements PublicationSink {
     this.changed();
   }
 
-  issued(): void {
+  issued(now: boolean): void {
+    this.cursorCount.add();
     this.dirty = true;
-    this.due(this, true);
+    this.due(this, now ? "now" : "answered");
   }
 
   /**
@@ -127,12 +159,13 @@ export class PaneOutbox implements PublicationSink {
       ...state,
       id: this.id,
       paneId: this.source.paneId,
-      ...(this.started ? {} : { start: this.source.start() }),
+      ...(this.started ? {} : { start: { ...this.source.start(), cursors: this.cursorCount.word } }),
       ...(lostChanged ? { lost: lost.map((entry) => ({ ...entry })) } : {}),
       raw: joinBytes(this.raws),
       gaps: this.gaps,
       heals: this.heals,
       plainUntil,
+      cursorCount: this.cursorCount.now,
     };
     this.started = true;
     this.seq = state.seq;

@@ -13,7 +13,7 @@ import { historyRowFloor } from "../read/limits.js";
 import type { CursorFields } from "../cursor/codec.js";
 import type { Delta, MissedReason, PaneExit, ReadLimits, Row } from "../read/delta.js";
 import type { StripState } from "../raw/strip.js";
-import type { Publication, PublicationStart } from "./publication.js";
+import { CursorCount, type Publication, type PublicationStart } from "./publication.js";
 import { PublishedLines } from "./published-lines.js";
 
 /**
@@ -46,6 +46,9 @@ export class PaneView {
   private exit: PaneExit | undefined;
   private streaming = true;
   private plainUntil = 0;
+  /** The observer's cursor count (shared memory), and what it was at the last publication taken. */
+  private readonly cursorCount: CursorCount;
+  private cursorsSeen = 0;
 
   constructor(
     readonly id: number,
@@ -56,6 +59,7 @@ export class PaneView {
     this.cursors = new PaneCursors(start.identity, this.key);
     this.predecessor = start.predecessor;
     this.paneId = start.identity.paneId;
+    this.cursorCount = new CursorCount(start.cursors);
   }
 
   /** Takes the observer's next publication (each exactly once, in order). */
@@ -79,6 +83,7 @@ export class PaneView {
     this.exit = pub.exit;
     this.streaming = pub.streaming;
     this.plainUntil = pub.plainUntil;
+    this.cursorsSeen = pub.cursorCount;
     if (!this.publishedSet.has(pub.seq)) {
       this.publishedSet.add(pub.seq);
       this.published.push(pub.seq);
@@ -87,13 +92,18 @@ export class PaneView {
   }
 
   /** The engine's verdict again, for a pane with nothing new since the last publication. */
-  renew(plainUntil: number): void {
+  renew(plainUntil: number, cursorCount: number): void {
     this.plainUntil = plainUntil;
+    this.cursorsSeen = cursorCount;
   }
 
-  /** Whether a read may be answered here at `now` (wall clock, ms): a streamed pane whose watch would pass its checks at once. */
+  /**
+   * Whether a read may be answered here at `now` (wall clock, ms): a streamed pane whose watch
+   * would pass its checks at once, and no cursor issued by the observer since the last publication
+   * taken (its caller has seen newer than this view: CursorCount).
+   */
   plainAt(now: number): boolean {
-    return this.streaming && now < this.plainUntil;
+    return this.streaming && now < this.plainUntil && this.cursorCount.now === this.cursorsSeen;
   }
 
   /** The tag of the server's socket its cursors carry (socketTag; undefined: unknown), hashed once. */

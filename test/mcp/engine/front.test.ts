@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { MessageChannel } from "node:worker_threads";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Front } from "../../../src/mcp/engine/front.js";
-import { PortPublisher } from "../../../src/mcp/engine/publisher.js";
+import { PortPublisher, SPACING_MS } from "../../../src/mcp/engine/publisher.js";
 import { PaneObserver } from "../../../src/observe/pane/observer.js";
 import type { McpOptions } from "../../../src/options.js";
 
@@ -44,6 +44,20 @@ describe("Front", () => {
     expect(answer.id).toBe(7);
     expect(answer.result.structuredContent).toMatchObject({ raw: "hello\n", rows: [{ line: 0, text: "hello" }], cursor: after, waitEnded: "none" });
     expect(front.answered).toBe(1);
+  });
+
+  it("answers nothing for a pane whose wait the engine answered, until it has taken a publication made since", async () => {
+    const { pane, front } = setup();
+    const { cursor } = await pane.read(); // published at once
+    expect(front.answer(request(1, { cursor }))).toBe(true);
+    const waiting = pane.waitForChange(cursor, 60_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    pane.ingest(new TextEncoder().encode("woken\r\n"));
+    await waiting; // its caller saw "woken"; the view has not yet
+    expect(front.answer(request(2, { cursor }))).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, SPACING_MS + 5));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(front.answer(request(3, { cursor }))).toBe(true);
   });
 
   it("leaves to the engine a read no view can answer: an unknown pane, another pane named, a tampered cursor", async () => {

@@ -51,7 +51,7 @@ describe("PortPublisher", () => {
     expect(news.map((p) => [p.paneId, p.start !== undefined, new TextDecoder().decode(p.raw)])).toEqual([["%1", false, "hello"]]);
   });
 
-  it("publishes at once when a cursor is issued, spacing or not", async () => {
+  it("publishes at once when a read issues a cursor, spacing or not", async () => {
     const { port1, port2 } = new MessageChannel();
     const publisher = new PortPublisher(port2);
     close = () => publisher.close();
@@ -62,9 +62,28 @@ describe("PortPublisher", () => {
     pane.ingest(new TextEncoder().encode("x"));
     const { cursor } = await pane.read();
     expect(cursor).toBeTruthy();
-    // No turn passed: the publication of the cursor's state is there already.
-    const seqs = taken(port1).flatMap((n) => n.publications.map((p) => p.seq));
-    expect(seqs).toContain(pane.sequence);
+    // No turn passed: the publication of the cursor's state is there already, with the count of cursors.
+    const publications = taken(port1).flatMap((n) => n.publications);
+    expect(publications.map((p) => [p.seq, p.cursorCount])).toEqual([[pane.sequence, 1]]);
+  });
+
+  it("publishes a wait's answer as any news, after it, with the count of cursors", async () => {
+    const { port1, port2 } = new MessageChannel();
+    const publisher = new PortPublisher(port2);
+    close = () => publisher.close();
+    const pane = observer("%1");
+    publisher.add(pane, { readVerdict: () => Infinity, used: () => undefined });
+    const { cursor } = await pane.read();
+    taken(port1);
+    const waiting = pane.waitForChange(cursor, 60_000);
+    await turn();
+    pane.ingest(new TextEncoder().encode("woken"));
+    await waiting;
+    expect(taken(port1)).toEqual([]); // not before the answer
+    await until(SPACING_MS + 5);
+    await turn();
+    const publications = taken(port1).flatMap((n) => n.publications);
+    expect(publications.map((p) => [p.seq, p.cursorCount])).toEqual([[pane.sequence, 2]]);
   });
 
   it("sends a pane's verdict alone when only its watch's checks changed (republish), at once after the turn", async () => {
@@ -82,7 +101,7 @@ describe("PortPublisher", () => {
     await turn();
     const news = taken(port1);
     expect(news.flatMap((n) => n.publications)).toEqual([]);
-    expect(news.flatMap((n) => n.verdicts).at(-1)).toEqual({ id, plainUntil: 0 });
+    expect(news.flatMap((n) => n.verdicts).at(-1)).toEqual({ id, plainUntil: 0, cursorCount: 0 });
   });
 
   it("says which watches ended, and hands the front's reads to their watch", async () => {

@@ -34,7 +34,7 @@ function published(pane: PaneObserver): { view: () => PaneView; seq: () => numbe
     seq = publication.seq;
     due = false;
   };
-  const outbox = new PaneOutbox(1, source, (_, now) => (now ? publish() : (due = true)));
+  const outbox = new PaneOutbox(1, source, (_, when) => (when === "now" ? publish() : (due = true)));
   pane.publishTo(outbox);
   return { view: () => view ?? expect.fail("no publication yet"), seq: () => seq, publish, due: () => due };
 }
@@ -172,7 +172,7 @@ describe("PaneView", () => {
     await pane.screenText();
     view.apply(outbox.take(Infinity) ?? expect.fail("resized"));
     const cursor = decodeCursor((await pane.read()).cursor, key);
-    const read = outbox.take(Infinity); // the cursor's state (the engine's publisher sends it at once)
+    const read = outbox.take(Infinity); // the cursor's state (the engine's publisher sends it after the turn)
     if (read) view.apply(read);
     pane.resize(6000, 4);
     await pane.screenText();
@@ -186,10 +186,26 @@ describe("PaneView", () => {
     expect(view.plainAt(1000)).toBe(false);
     // Nothing new: no publication, the verdict alone.
     expect(outbox.take(2000)).toBeUndefined();
-    view.renew(2000);
+    view.renew(2000, outbox.cursorCount.now);
     expect(view.plainAt(1999)).toBe(true);
     pane.setStreaming(false);
     view.apply(outbox.take(Infinity) ?? expect.fail("news"));
     expect(view.plainAt(0)).toBe(false);
+  });
+
+  it("answers nothing once the observer issued a cursor, until it has taken that cursor's state", async () => {
+    const { pane, outbox, view } = publishedPane(Infinity);
+    expect(view.plainAt(0)).toBe(true);
+    pane.ingest(new TextEncoder().encode("seen by the observer's caller\r\n"));
+    await pane.read(); // the observer's thread answered: its caller saw the line
+    expect(view.plainAt(0)).toBe(false); // an answer here would be older than that
+    view.apply(outbox.take(Infinity) ?? expect.fail("the cursor's state"));
+    expect(view.plainAt(0)).toBe(true);
+    // A cursor with nothing new: the count comes with the verdict alone.
+    await pane.read();
+    expect(view.plainAt(0)).toBe(false);
+    expect(outbox.take(Infinity)).toBeUndefined();
+    view.renew(Infinity, outbox.cursorCount.now);
+    expect(view.plainAt(0)).toBe(true);
   });
 });
