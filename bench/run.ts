@@ -37,7 +37,7 @@ const FIGURES: Array<[string, string, Figure]> = [
   ["12", "shell read", shell],
   ["13", "shared daemon", shared],
   ["14", "500 panes", fleet],
-  ["15", "soak, engine thread", (quick) => soak(quick, true)],
+  ["15", "soak, one thread", (quick) => soak(quick, true)],
 ];
 
 function machine(): Machine {

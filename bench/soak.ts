@@ -1,8 +1,8 @@
 // Figure 5, soak: 20 panes flood for 60 s (10 s with --quick) while an agent reads them round-robin
 // over stdio. Max RSS of the server vs its idle RSS; read p99 during the flood vs idle; every
 // answer with `missed` counted by reason; the server must survive and answer afterwards. Figure 15
-// is the same soak with the server's engine on a thread of its own (--engine-thread): its RSS and
-// reads, beside the same baselines.
+// is the same soak with the server in one thread (--single-thread; its default until 2026-12-04
+// was one thread, and figure 15 the engine thread's): its RSS and reads, beside the same baselines.
 import { setTimeout as sleep } from "node:timers/promises";
 import { percentile, type Result } from "./lib/format.js";
 import { openReader } from "./lib/reader.js";
@@ -24,11 +24,11 @@ function flooder(i: number): string {
   return `n=0; while :; do n=$((n+1)); printf "\\033[3${i % 7}m%s\\033[0m %s\\n" pane${i} $n; done`;
 }
 
-export async function soak(quick: boolean, engineThread = false): Promise<Result[]> {
+export async function soak(quick: boolean, singleThread = false): Promise<Result[]> {
   const seconds = quick ? 10 : 60;
   const name = serverName();
   const bench = await startServer({ name, command: gated(name, flooder(0)) });
-  const reader = await openReader(bench, { engineThread });
+  const reader = await openReader(bench, { singleThread });
   const echo = startEcho();
   // Where a server's work sits decides what a read waits for (5d, 5e): each busy echo runs only
   // while it is timed, so it takes no CPU from the flood otherwise.
@@ -118,12 +118,12 @@ export async function soak(quick: boolean, engineThread = false): Promise<Result
     const lost = [...missed].map(([reason, n]) => `${n}× ${reason}`).join(", ") || "none";
     const MiB = 2 ** 20;
     const note = `${reader.transport}, ${PANES} panes × ${seconds} s, ${answers} answers, missed: ${lost}, ${after}`;
-    if (engineThread) {
+    if (singleThread) {
       const p50 = `p50 ${percentile(busy, 50).toFixed(1)} ms vs echo ${percentile(floor, 50).toFixed(2)} ms`;
       return [
-        { id: "15a", label: "soak, engine thread: max RSS while flooding", value: maxRss / MiB, baseline: idleRss / MiB, baselineLabel: "idle, same panes", unit: "MiB", better: "lower", note },
-        { id: "15c", label: "soak, engine thread: read p99 vs the machine", value: percentile(busy, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `${p50}; --engine-thread (5c without it)` },
-        { id: "15g", label: "soak, engine thread: read p99 vs 5g", value: percentile(busy, 99), baseline: percentile(workingBesideFloor, 99), baselineLabel: "1 ms of work beside a busy thread, p99", unit: "ms", better: "lower", note: "the floor of a server that parses off the thread that answers 1 ms reads" },
+        { id: "15a", label: "soak, one thread: max RSS while flooding", value: maxRss / MiB, baseline: idleRss / MiB, baselineLabel: "idle, same panes", unit: "MiB", better: "lower", note },
+        { id: "15c", label: "soak, one thread: read p99 vs the machine", value: percentile(busy, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `${p50}; --single-thread (5c without it)` },
+        { id: "15g", label: "soak, one thread: read p99 vs 5e", value: percentile(busy, 99), baseline: percentile(inTurnsFloor, 99), baselineLabel: "an echo busy in 8 ms turns, p99", unit: "ms", better: "lower", note: "what a server that parses on the thread that answers waits for" },
       ];
     }
     return [

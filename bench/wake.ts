@@ -68,8 +68,8 @@ export async function wake(quick: boolean): Promise<Result[]> {
   const keys = new RawControl(bench.name, "floor");
   await keys.ready();
   try {
-    const measure = async (sdk: boolean, engineThread = false): Promise<Wakes & { transport: string }> => {
-      const reader = await openReader(bench, { sdk, engineThread });
+    const measure = async (sdk: boolean, singleThread = false): Promise<Wakes & { transport: string }> => {
+      const reader = await openReader(bench, { sdk, singleThread });
       try {
         return { ...(await wakes(bench, keys, floorPane, reader, count)), transport: reader.transport };
       } finally {
@@ -78,14 +78,14 @@ export async function wake(quick: boolean): Promise<Result[]> {
     };
     const plain = await measure(false);
     const sdk = await measure(true);
-    const threaded = await measure(false, true);
+    const oneThread = await measure(false, true);
     const note = (w: { transport: string }): string => `${w.transport}, ${count} keys`;
     const floor = "control-mode echo";
     return [
       { id: "3a", label: "wake latency p50", value: percentile(plain.ours, 50), baseline: percentile(plain.floor, 50), baselineLabel: floor, unit: "ms", better: "lower", note: note(plain) },
       { id: "3b", label: "wake latency p99", value: percentile(plain.ours, 99), baseline: percentile(plain.floor, 99), baselineLabel: floor, unit: "ms", better: "lower", note: note(plain) },
       { id: "3c", label: "wake latency p50, SDK client", value: percentile(sdk.ours, 50), baseline: percentile(sdk.floor, 50), baselineLabel: floor, unit: "ms", better: "lower", note: note(sdk) },
-      { id: "3d", label: "wake latency p50, --engine-thread", value: percentile(threaded.ours, 50), baseline: percentile(threaded.floor, 50), baselineLabel: floor, unit: "ms", better: "lower", note: `${note(threaded)}; a wait is the engine's: request and answer cross the threads` },
+      { id: "3d", label: "wake latency p50, --single-thread", value: percentile(oneThread.ours, 50), baseline: percentile(oneThread.floor, 50), baselineLabel: floor, unit: "ms", better: "lower", note: `${note(oneThread)}; the server in one thread (3a: its engine on a thread of its own, the default)` },
     ];
   } finally {
     await keys.close();

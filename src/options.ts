@@ -34,7 +34,7 @@ export interface McpOptions {
   transcript?: string;
   /** Relay to the tmux server's shared daemon instead of watching in this process. */
   shared: boolean;
-  /** Parse the panes on a thread of their own; plain reads are answered on the thread that reads stdin (mcp/engine/). */
+  /** Parse the panes on a thread of their own (the default); plain reads are answered on the thread that reads stdin (mcp/engine/). */
   engineThread?: boolean;
 }
 
@@ -76,13 +76,14 @@ export type Command =
 export type CommandName = "mcp" | "demo" | "golden" | "report";
 export const COMMANDS: readonly CommandName[] = ["mcp", "demo", "golden", "report"];
 
-type OptionName = "socket" | "socket-path" | "tmux" | "read-only" | "shared" | "engine-thread" | "max-wait-ms" | "max-panes" | "update" | "check-tmux" | "list-stale" | "help" | "transcript" | "output" | "report" | "record";
+type OptionName = "socket" | "socket-path" | "tmux" | "read-only" | "shared" | "engine-thread" | "single-thread" | "max-wait-ms" | "max-panes" | "update" | "check-tmux" | "list-stale" | "help" | "transcript" | "output" | "report" | "record";
 
 export const OPTIONS: Readonly<Record<OptionName, OptionSpec>> = {
   ...SERVER_OPTIONS,
   "read-only": { env: "PANESCOPE_READ_ONLY", help: "leave out send_keys, open_pane and close_pane" },
   shared: { env: "PANESCOPE_SHARED", help: "relay to the tmux server's shared daemon (one watcher for all)" },
-  "engine-thread": { env: "PANESCOPE_ENGINE_THREAD", help: "parse panes on a thread of their own: reads never wait behind a flood (docs/cli.md)" },
+  "engine-thread": { env: "PANESCOPE_ENGINE_THREAD", help: "parse panes on a thread of their own, the default: reads never wait behind a flood (docs/cli.md)" },
+  "single-thread": { env: "PANESCOPE_SINGLE_THREAD", help: "parse panes on the thread that answers: less memory, reads slower beside floods (docs/cli.md)" },
   "max-wait-ms": { value: "N", env: "PANESCOPE_MAX_WAIT_MS", help: `cap on waits, in ms (default ${MAX_WAIT_DEFAULT_MS}, at most ${MAX_WAIT_LIMIT_MS})` },
   "max-panes": { value: "N", env: "PANESCOPE_MAX_PANES", help: `most panes watched at once; the least recently read is let go (default ${MAX_PANES_DEFAULT})` },
   update: { env: "PANESCOPE_UPDATE", help: "rewrite goldens that differ (never under CI=true)" },
@@ -110,9 +111,9 @@ interface CommandSpec {
 
 const SPECS: Readonly<Record<CommandName, CommandSpec>> = {
   mcp: {
-    usage: "panescope [mcp] [-L NAME | -S PATH] [--tmux PATH] [--read-only] [--max-wait-ms N] [--max-panes N] [--shared] [--engine-thread] [--transcript FILE]",
+    usage: "panescope [mcp] [-L NAME | -S PATH] [--tmux PATH] [--read-only] [--max-wait-ms N] [--max-panes N] [--shared] [--single-thread] [--transcript FILE]",
     summary: "The stdio MCP server (the default command): an MCP client starts it and talks JSON-RPC on stdin/stdout; logs go to stderr.",
-    takes: ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "max-panes", "shared", "engine-thread", "transcript", "help"],
+    takes: ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "max-panes", "shared", "single-thread", "engine-thread", "transcript", "help"],
     refuses: {},
     notes: ["Without -L/-S: tmux's default server. Flags win over the environment."],
   },
@@ -172,7 +173,7 @@ export function commandHelp(name: CommandName): string {
 
 /** `panescope --help`: every command, the server options and every environment variable. */
 export function topHelp(): string {
-  const names: OptionName[] = ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "max-panes", "shared", "engine-thread", "transcript", "update", "report"];
+  const names: OptionName[] = ["socket", "socket-path", "tmux", "read-only", "max-wait-ms", "max-panes", "shared", "single-thread", "engine-thread", "transcript", "update", "report"];
   return [
     "panescope: watch tmux panes the way a terminal shows them (an MCP server, shell commands, golden-file tests)",
     "",
@@ -252,8 +253,12 @@ function mcpOptions(parsed: Parsed, env: Env): McpOptions {
   if (shared && stringOf(parsed, "max-panes") !== undefined) {
     throw usageError("mcp", "--max-panes sets this process's cap, and with --shared the daemon watches the panes: give PANESCOPE_MAX_PANES to the command that starts the daemon");
   }
-  const engineThread = parsed.values["engine-thread"] === true || envBoolean(env, "PANESCOPE_ENGINE_THREAD");
-  if (shared && engineThread) throw usageError("mcp", "--engine-thread parses the panes this process watches, and with --shared the daemon watches them: drop one of the two");
+  // The engine thread is the default (mcp/engine/); --engine-thread says so, --single-thread opts out.
+  const singleThread = parsed.values["single-thread"] === true || envBoolean(env, "PANESCOPE_SINGLE_THREAD");
+  const engineAsked = parsed.values["engine-thread"] === true || envBoolean(env, "PANESCOPE_ENGINE_THREAD");
+  if (singleThread && engineAsked) throw usageError("mcp", "--single-thread and --engine-thread ask for opposite things: drop one of the two");
+  if (shared && engineAsked) throw usageError("mcp", "--engine-thread parses the panes this process watches, and with --shared the daemon watches them: drop one of the two");
+  const engineThread = !shared && !singleThread;
   return {
     server: serverOf(parsed, env),
     readOnly: parsed.values["read-only"] === true || envBoolean(env, "PANESCOPE_READ_ONLY"),

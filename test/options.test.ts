@@ -36,7 +36,7 @@ describe("parseBoolean", () => {
 
 describe("the mcp command", () => {
   it("is the default: no arguments is the default server, read-write, a 30 s wait cap", () => {
-    expect(parseCommand([], {})).toEqual({ kind: "mcp", options: { server: {}, readOnly: false, maxWaitMs: 30_000, shared: false } });
+    expect(parseCommand([], {})).toEqual({ kind: "mcp", options: { server: {}, readOnly: false, maxWaitMs: 30_000, shared: false, engineThread: true } });
     expect(parseCommand(["mcp"], {})).toEqual(parseCommand([], {}));
     expect(MAX_WAIT_DEFAULT_MS).toBe(DEFAULT_MAX_WAIT_MS);
     expect(MAX_PANES_DEFAULT).toBe(DEFAULT_MAX_PANES);
@@ -47,12 +47,18 @@ describe("the mcp command", () => {
     expect(() => parseCommand(["--max-panes", "9"], { PANESCOPE_SHARED: "1" })).toThrow("give PANESCOPE_MAX_PANES to the command that starts the daemon");
   });
 
-  it("puts the engine on a thread of its own with --engine-thread or PANESCOPE_ENGINE_THREAD, never with --shared", () => {
+  it("puts the engine on a thread of its own unless --single-thread or PANESCOPE_SINGLE_THREAD, never with --shared", () => {
+    expect(options("mcp", [], {}).options).toMatchObject({ engineThread: true });
     expect(options("mcp", ["--engine-thread"], {}).options).toMatchObject({ engineThread: true });
     expect(options("mcp", [], { PANESCOPE_ENGINE_THREAD: "yes" }).options).toMatchObject({ engineThread: true });
-    expect(options("mcp", [], { PANESCOPE_ENGINE_THREAD: "0" }).options.engineThread).toBeUndefined();
+    expect(options("mcp", ["--single-thread"], {}).options.engineThread).toBeUndefined();
+    expect(options("mcp", [], { PANESCOPE_SINGLE_THREAD: "1" }).options.engineThread).toBeUndefined();
+    expect(options("mcp", ["--shared"], {}).options.engineThread).toBeUndefined();
+    expect(() => parseCommand(["--engine-thread", "--single-thread"], {})).toThrow("ask for opposite things: drop one of the two");
+    expect(() => parseCommand(["--single-thread"], { PANESCOPE_ENGINE_THREAD: "1" })).toThrow("ask for opposite things");
     expect(() => parseCommand(["--engine-thread", "--shared"], {})).toThrow("with --shared the daemon watches them: drop one of the two");
     expect(() => parseCommand([], { PANESCOPE_ENGINE_THREAD: "maybe" })).toThrow("PANESCOPE_ENGINE_THREAD");
+    expect(() => parseCommand([], { PANESCOPE_SINGLE_THREAD: "maybe" })).toThrow("PANESCOPE_SINGLE_THREAD");
   });
 
   it("caps the watched panes with --max-panes or PANESCOPE_MAX_PANES, a flag winning, and refuses nonsense", () => {
@@ -69,6 +75,7 @@ describe("the mcp command", () => {
       readOnly: true,
       maxWaitMs: 100,
       shared: false,
+      engineThread: true,
     });
     expect(options("mcp", ["-S", "/tmp/s", "--read-only"], {}).options.server).toEqual({ socketPath: "/tmp/s" });
     expect(options("mcp", ["-Lwork", "--tmux", "/x/tmux"], env).options.server).toEqual({ socketName: "work", tmux: "/x/tmux" });

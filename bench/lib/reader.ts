@@ -53,8 +53,8 @@ export interface ReaderOptions {
   maxPanes?: number;
   /** Read through the MCP SDK's client instead of plain JSON-RPC (stdio only). */
   sdk?: boolean;
-  /** Start the server with --engine-thread (plain JSON-RPC over stdio only). */
-  engineThread?: boolean;
+  /** Start the server with --single-thread, its engine on the thread that answers (plain JSON-RPC over stdio only). */
+  singleThread?: boolean;
 }
 
 export async function openReader(bench: BenchServer, options: ReaderOptions = {}): Promise<Reader> {
@@ -104,7 +104,7 @@ function serverEnv(): { env: Record<string, string>; state: string } {
 
 async function stdioReader(bench: BenchServer, options: ReaderOptions): Promise<Reader> {
   const { env, state } = serverEnv();
-  const rpc = await StdioRpc.start(process.execPath, [CLI, "--socket", bench.name, ...(options.engineThread ? ["--engine-thread"] : [])], env);
+  const rpc = await StdioRpc.start(process.execPath, [CLI, "--socket", bench.name, ...(options.singleThread ? ["--single-thread"] : [])], env);
   const answer = async (args: CaptureArgs & { view?: string }): Promise<Answer> => answerOf(await rpc.callTool("capture_since", { ...args }));
   return {
     transport: "stdio",

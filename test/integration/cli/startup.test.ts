@@ -52,8 +52,8 @@ describe("start-up", () => {
     const mcp = INPUTS["faces/mcp.js"] ?? [];
     for (const name of ["@modelcontextprotocol/sdk", "/zod/", "/execa/"]) expect(mcp.some((path) => path.includes(name)), name).toBe(true);
     expect(Object.values(INPUTS).flat().some((path) => path.includes("@xterm/")), "xterm stays outside, required at the first watched pane").toBe(false);
-    // --engine-thread: the main thread's face holds none of them, and both threads load the
-    // server's face at run time (the front for the handshake) instead of a copy of it.
+    // The split server (the default): the main thread's face holds none of them, and both threads
+    // load the server's face at run time (the front for the handshake) instead of a copy of it.
     for (const face of ["faces/mcp-engine-front.js", "faces/mcp-engine-thread.js"]) {
       expect(INPUTS[face], face).toContain(face.includes("front") ? "src/mcp/engine/front.ts" : "src/mcp/engine/thread.ts");
       expect(heavyIn(INPUTS[face] ?? []), face).toEqual([]);
@@ -83,13 +83,17 @@ describe("start-up", () => {
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
     ];
-    // stdin ends after the requests: the server answers them, then exits (nothing was watched).
-    const { stdout, loaded } = await run(["mcp"], requests.map((r) => `${JSON.stringify(r)}\n`).join(""));
-    const answers = stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { id: number; result?: { tools?: unknown[] } });
-    expect(answers.map((a) => a.id)).toEqual([1, 2]);
-    expect(answers[1]?.result?.tools?.length).toBeGreaterThan(0);
-    expect(loaded.some((path) => path.includes("@modelcontextprotocol/sdk"))).toBe(true);
-    expect(loaded.filter((path) => path.includes("@xterm/") || path === "worker_threads.Worker")).toEqual([]);
+    // By default one worker thread, the engine's; in one thread none.
+    for (const [flags, workers] of [[[], 1], [["--single-thread"], 0]] as const) {
+      // stdin ends after the requests: the server answers them, then exits (nothing was watched).
+      const { stdout, loaded } = await run(["mcp", ...flags], requests.map((r) => `${JSON.stringify(r)}\n`).join(""));
+      const answers = stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { id: number; result?: { tools?: unknown[] } });
+      expect(answers.map((a) => a.id)).toEqual([1, 2]);
+      expect(answers[1]?.result?.tools?.length).toBeGreaterThan(0);
+      expect(loaded.some((path) => path.includes("@modelcontextprotocol/sdk"))).toBe(true);
+      expect(loaded.filter((path) => path.includes("@xterm/"))).toEqual([]);
+      expect(loaded.filter((path) => path === "worker_threads.Worker"), flags.join(" ")).toHaveLength(workers);
+    }
   });
 
   it("the MCP server's face is a script run through V8's code cache, written beside it as the server ends", async () => {

@@ -56,6 +56,10 @@ describe("stdio framing", () => {
     const listed = answer(3);
     await write(`${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" })}\n`);
     await listed; // warm: the first tools/list builds the schemas
+    // And the engine thread up: it loads the server once the handshake is over, and answers a ping.
+    const pong = answer(5);
+    await write(`${JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping" })}\n`);
+    await pong;
     const before = memory();
     const refused = answer(2);
     const started = Date.now();

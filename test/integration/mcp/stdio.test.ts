@@ -84,11 +84,11 @@ afterAll(() => {
   if (TRANSCRIPT !== undefined && transcript.length > 0) writeFileSync(TRANSCRIPT, transcript.join("\n"));
 });
 
-// Every check, as the server runs by default and with its engine on a thread of its own (plain
-// reads then answered beside it: mcp/engine/): the answers must not tell them apart.
+// Every check, as the server runs by default (its engine on a thread of its own, plain reads
+// answered beside it: mcp/engine/) and in one thread: the answers must not tell them apart.
 describe.each([
   ["panescope over stdio", []],
-  ["panescope --engine-thread over stdio", ["--engine-thread"]],
+  ["panescope --single-thread over stdio", ["--single-thread"]],
 ])("%s", (_, mode: string[]) => {
   beforeAll(async () => {
     stderr = "";
