@@ -91,7 +91,7 @@ export async function serve(options: McpOptions): Promise<number> {
         continue;
       }
       const line = decoder.decode(input.bytes);
-      if (handshake.take(line) || front.tryAnswer(input.bytes)) continue;
+      if (handshake.take(line) || front.tryAnswer(line)) continue;
       if (!handshake.notification(line)) start();
       pass(input.bytes);
       pass("\n");
@@ -140,7 +140,6 @@ export class Front {
   /** The cursor key (every view's is the hub's); undefined until a pane is published. */
   private key: Uint8Array | undefined;
   private readonly taker: ReturnType<typeof setInterval>;
-  private readonly decoder = new TextDecoder();
   /** Reads answered here so far (said on exit: how much of the load this thread took). */
   answered = 0;
   private faulted = false;
@@ -164,9 +163,9 @@ export class Front {
   }
 
   /** answer(), and false if it threw: a fault here must not take the server down (fault). */
-  tryAnswer(bytes: Uint8Array): boolean {
+  tryAnswer(line: string): boolean {
     try {
-      return this.answer(bytes);
+      return this.answer(line);
     } catch (error) {
       this.fault(error);
       return false;
@@ -183,16 +182,16 @@ export class Front {
     process.stderr.write(`panescope: reads beside the engine thread stopped (${messageOf(error)}); the engine answers them all. This is a panescope bug; please report it\n`);
   }
 
-  /** Answers the request in `bytes` if it is a read a view can answer; false: the engine must. */
-  answer(bytes: Uint8Array): boolean {
+  /** Answers the request `line` if it is a read a view can answer; false: the engine must. */
+  answer(line: string): boolean {
     // A transcript holds every call: only the engine writes it.
     if (this.faulted || this.options.transcript !== undefined) return false;
-    const read = plainRead(this.decoder.decode(bytes));
+    const read = plainRead(line);
     if (!read) return false;
     this.take();
-    const line = this.answerRead(read);
-    if (line === undefined) return false;
-    this.write(line);
+    const answer = this.answerRead(read);
+    if (answer === undefined) return false;
+    this.write(answer);
     this.answered++;
     return true;
   }

@@ -29,7 +29,12 @@ export class HandshakeRelay {
 
   /** Whether `line` is the handshake's notification, which the engine takes before it has loaded. */
   notification(line: string): boolean {
-    return line.includes('"notifications/initialized"') && line.length < 256;
+    if (!line.includes('"notifications/initialized"')) return false;
+    try {
+      return (JSON.parse(line) as { method?: unknown }).method === "notifications/initialized";
+    } catch {
+      return false;
+    }
   }
 
   /** Answers `line` if it is a plain handshake request; false: someone else's. */

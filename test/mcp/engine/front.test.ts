@@ -11,8 +11,8 @@ import type { McpOptions } from "../../../src/options.js";
 
 const options: McpOptions = { server: {}, readOnly: false, maxWaitMs: 30_000, shared: false };
 const key = randomBytes(32);
-const request = (id: number, args: Record<string, unknown>): Uint8Array =>
-  new TextEncoder().encode(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "capture_since", arguments: args } }));
+const request = (id: number, args: Record<string, unknown>): string =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "capture_since", arguments: args } });
 
 let cleanup: Array<() => void> = [];
 afterEach(() => {
