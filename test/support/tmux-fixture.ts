@@ -68,6 +68,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   return test;
 }
 
+/**
+ * Resolves once `pane` shows anything, such as its shell's prompt. Type into a new shell only after
+ * this: a line typed before the prompt is echoed ahead of it, and the shell's output then follows the
+ * prompt on its row ("# zero-line", seen on a busy machine), which a pattern for the line misses.
+ */
+export async function promptShown(test: TestServer, pane = "%0"): Promise<void> {
+  await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", pane])).some((row) => row.trim() !== ""), undefined, `${pane}'s prompt`);
+}
+
 /** Kill every server this process started and has not killed yet (for afterAll). */
 export async function killAllServers(): Promise<void> {
   await Promise.all([...live].map((s) => s.kill()));
