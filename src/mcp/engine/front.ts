@@ -15,7 +15,7 @@ import { captureResult } from "../capture-result.js";
 import { limitsOf } from "../limits.js";
 import { HandshakeRelay } from "./handshake-relay.js";
 import { FrontLines } from "./lines.js";
-import { FrontStdout, sharedStdoutWords, stdoutIsPipe } from "./shared-stdout.js";
+import { FrontStdout, sharedStdoutWords, stdoutIsPipeOrSocket } from "./shared-stdout.js";
 import { answerLine, plainRead, type PlainRead } from "./plain-read.js";
 import type { EngineNews, FrontNews } from "./publisher.js";
 import type { EngineData } from "./thread.js";
@@ -44,7 +44,7 @@ export async function serve(options: McpOptions): Promise<number> {
   // a 2-core VM, made this thread's load of the server 10–15 ms slower when the two overlapped).
   const answerHandshake = await (await import("../main.js")).handshake(options, write);
   const channel = new MessageChannel();
-  const data: EngineData = { options, port: channel.port2, stdout: { words, pipe: stdoutIsPipe() } };
+  const data: EngineData = { options, port: channel.port2, stdout: { words, pipeOrSocket: stdoutIsPipeOrSocket() } };
   const engine = new Worker(engineFile(), { workerData: data, transferList: [channel.port2], stdin: true, stdout: true });
   let failed = false;
   engine.on("error", (error) => {

@@ -9,8 +9,8 @@ import { EngineStdout } from "./shared-stdout.js";
 export interface EngineData {
   options: McpOptions;
   port: MessagePort;
-  /** fd 1 as the two threads share it (shared-stdout.ts): its words, and whether it is a pipe. */
-  stdout: { words: Int32Array; pipe: boolean };
+  /** fd 1 as the two threads share it (shared-stdout.ts): its words, and whether it is a pipe or a socket. */
+  stdout: { words: Int32Array; pipeOrSocket: boolean };
 }
 
 const { options, port, stdout } = workerData as EngineData;
@@ -20,7 +20,7 @@ const { options, port, stdout } = workerData as EngineData;
 await new Promise((resolve) => parentPort?.once("message", resolve));
 const { main } = await import("../main.js");
 const publisher = new PortPublisher(port);
-const answers = new EngineStdout(stdout.words, process.stdout, stdout.pipe);
+const answers = new EngineStdout(stdout.words, process.stdout, stdout.pipeOrSocket);
 const code = await main(options, publisher, answers);
 publisher.close();
 process.stderr.write(`panescope: ${answers.direct} answers written by the engine thread itself\n`);
