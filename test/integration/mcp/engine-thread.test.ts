@@ -124,10 +124,16 @@ describe("panescope --engine-thread", () => {
     expect(result.stderr).toContain("the engine thread failed: injected failure of a worker thread");
   });
 
-  it("answered most reads beside the engine thread (it says how many when it exits)", async () => {
+  it("answered reads beside the engine thread (it says how many when it exits)", async () => {
+    // A quiet pane read in a chain: after the engine's first answers, the front's. How many is the
+    // machine's (a view answers within half a second of the engine's last verdict, and a busy
+    // machine delays verdicts): a threshold of ten failed once with exactly ten under the matrix.
+    const pane = await paneRunning("echo quiet; exec sleep 600");
+    let { cursor } = await capture({ paneId: pane });
+    for (let i = 0; i < 20; i++) cursor = (await capture({ cursor })).cursor;
     await client.close();
     await waitFor(() => /reads answered beside the engine thread/.test(stderr), 20_000, "the front's last line");
     const answered = Number(/panescope: (\d+) reads answered beside the engine thread/.exec(stderr)?.[1]);
-    expect(answered).toBeGreaterThan(10);
+    expect(answered).toBeGreaterThan(0);
   });
 });
