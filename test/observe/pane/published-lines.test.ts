@@ -48,4 +48,40 @@ describe("PublishedLines", () => {
     ]);
     expect([store.first, store.end, store.text(5)]).toEqual([5, 6, "five"]);
   });
+
+  it("answers as a plain list would while lines come and go around its ring and it grows", () => {
+    // A model: line number → [stamp, text]; the store must agree after every step.
+    const store = new PublishedLines();
+    const model = new Map<number, [number, string]>();
+    let first = 0;
+    let end = 0;
+    let seed = 7;
+    let held = 0;
+    const random = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let step = 1; step <= 400; step++) {
+      if (random(20) === 0) {
+        const to = first + random(Math.floor((end - first) / 2) + 40);
+        store.dropBefore(to);
+        if (to > first) {
+          for (let line = first; line < to; line++) model.delete(line);
+          first = to;
+          end = Math.max(end, to);
+        }
+      }
+      // A publication: some lines near the end (new ones, and some earlier ones changed).
+      const rows: Array<[number, number, string]> = [];
+      const to = end + random(60);
+      for (let line = Math.max(first, end - random(30)); line < to; line += 1 + random(3)) rows.push([line, step, `l${line}s${step}`]);
+      take(store, rows);
+      for (const [line, stamp, text] of rows) model.set(line, [stamp, text]);
+      end = Math.max(end, (rows.at(-1)?.[0] ?? end - 1) + 1);
+      expect([store.first, store.end]).toEqual([first, end]);
+      for (let line = first - 2; line < end + 2; line++) {
+        held = Math.max(held, end - first);
+        const [stamp, text] = model.get(line) ?? [0, ""];
+        expect([store.stamp(line), store.text(line)]).toEqual([stamp, text]);
+      }
+    }
+    expect(held).toBeGreaterThan(1024); // it grew from 256 at least twice
+  });
 });
