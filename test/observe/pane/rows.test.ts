@@ -188,4 +188,33 @@ describe("RowTracker with the rows xterm marked (lookAtRows)", () => {
       { numRuns: Number(process.env.RUNS ?? 400) },
     );
   });
+
+  it("a walk from the lowest line marked after a sequence finds what a walk over every line does", async () => {
+    // stampedSince(-1) walks every line tracked, with its stamp: the lines changed after any later
+    // sequence are those of its lines stamped after it. Hundreds of looks, so the marks the tracker
+    // keeps (its last 64 sequences) are let go and old sequences walk everything again; mostly text
+    // and line feeds, so history holds lines marked before them.
+    const scrolling = [...pieces.filter((piece) => piece !== RESIZE), ...Array<string>(30).fill("\r\n"), ...Array<string>(20).fill("text")];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...scrolling), { minLength: 150, maxLength: 300 }), async (stream) => {
+        // History long enough to hold lines marked before the last 64 sequences.
+        const screen = new Screen({ cols: 12, rows: 5, scrollback: 500 });
+        const tracker = new RowTracker();
+        let seq = 0;
+        for (const piece of stream) screen.write(piece, () => tracker.update(++seq, screen));
+        await screen.flush();
+        const every = tracker.stampedSince(-1, screen);
+        const lines = [...every.rows.lines];
+        const texts = every.rows.text.split("\n");
+        for (let since = 0; since <= seq; since++) {
+          const after = lines.flatMap((line, i) => ((every.rows.stamps[i] as number) > since ? [{ line, text: texts[i] }] : []));
+          expect(tracker.changedSince(since, screen).rows).toEqual(after);
+          const stamped = tracker.stampedSince(since, screen);
+          expect([...stamped.rows.lines]).toEqual(after.map((row) => row.line));
+          expect(stamped.firstLine).toBe(every.firstLine);
+        }
+      }),
+      { numRuns: Number(process.env.RUNS ?? 40) },
+    );
+  });
 });
