@@ -60,7 +60,9 @@ async function wakes(bench: BenchServer, keys: RawControl, floorPane: string, re
 }
 
 export async function wake(quick: boolean): Promise<Result[]> {
-  const count = quick ? 15 : 120;
+  // A quick run's p50 of 15 keys moved by ±20% from run to run (3a: 2.95–4.69× in six runs, against
+  // 3.09× over 120 keys): 45 keys cost three seconds more.
+  const count = quick ? 45 : 120;
   // cat in canonical mode: the tty echoes each key at once, no prompt or line editor in between.
   const bench = await startServer({ command: "cat" });
   await bench.run(["new-session", "-d", "-s", "floor", "cat"]);
