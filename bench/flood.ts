@@ -133,8 +133,9 @@ export async function panescopeReader(bench: BenchServer): Promise<Reader> {
       const cpu = process.cpuUsage();
       await timedTmux(bench.name, ["wait-for", "-S", "go"]);
       await received;
-      // Output reaches the observer once it is confirmed the pane's process wrote it.
-      while (watch.unconfirmed > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      // Output reaches the observer once it is confirmed the pane's process wrote it (awaited as the
+      // watch settles it: polled every millisecond until 2026-12-04 13:50 UTC, which added 0.5 ms).
+      await watch.confirmed();
       const { rows } = await observer.screenText(); // resolves once the screen applied every byte so far
       const t1 = performance.now();
       const cpuMs = cpuSince(cpu);
