@@ -3,7 +3,7 @@
 // at every publication, twenty floods' lines lived as strings until they scrolled away, and the
 // young heap's scavenges copied them (pauses of 5–20 ms on the thread that answers, 2026-12-04).
 // The lines sit in a ring of typed arrays: held in arrays that every publication spliced at the
-// front and pushed at the back, they were an eighth of what the front allocated under twenty
+// front and pushed at the back, they were a quarter of what the front allocated under twenty
 // floods, and every scavenge of it paused the reads.
 
 /** Lines a new store has room for before it grows (a screen and some history). */
