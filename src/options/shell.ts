@@ -17,6 +17,8 @@ export interface ShellCommand {
   tool: "capture_since" | "wait_for" | "send_keys" | "list_panes" | "open_pane" | "close_pane" | "capture_pane";
   /** shot: the file the picture goes to (.svg or .png). */
   output?: string;
+  /** open: stdout is the new pane's id alone (`id=$(panescope open -- …)`), what a model reads goes to stderr. */
+  printsPaneId?: true;
   arguments: Record<string, unknown>;
   json: boolean;
   /** --as or PANESCOPE_READER; unset: the caller's terminal decides (shell/reader.ts). */
@@ -94,7 +96,7 @@ export const SHELL_SPECS: Readonly<Record<ShellCommandName | "daemon", Spec>> = 
   list: { usage: "panescope list [--json]", summary: "List the panes of the tmux server.", takes: ["json", ...SERVER, "help"], notes: [EXIT] },
   open: {
     usage: "panescope open [--session NAME] [--cwd DIR] [--json] -- COMMAND [ARG...]",
-    summary: "Start COMMAND (no COMMAND: a shell) in a new pane; prints its pane id.",
+    summary: "Start COMMAND (no COMMAND: a shell) in a new pane; prints its pane id alone (what was opened: on stderr).",
     takes: ["session", "cwd", "json", ...SERVER, "help"],
     notes: ["COMMAND and its arguments are quoted for the shell one by one: nothing is expanded twice.", EXIT],
   },
@@ -155,7 +157,7 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'"'"'`)}'`;
 }
 
-function callOf(name: ShellCommandName, tokens: Tokens, fail: (what: string) => Error): Pick<ShellCommand, "tool" | "arguments" | "exit" | "output"> {
+function callOf(name: ShellCommandName, tokens: Tokens, fail: (what: string) => Error): Pick<ShellCommand, "tool" | "arguments" | "exit" | "output" | "printsPaneId"> {
   const ms = (option: Name): number | undefined => {
     const value = valueOf(tokens, option);
     return value === undefined ? undefined : count(value, `--${option}`, MAX_WAIT_LIMIT_MS, fail);
@@ -193,7 +195,7 @@ function callOf(name: ShellCommandName, tokens: Tokens, fail: (what: string) => 
       const command = tokens.positionals.map(shellWord).join(" ");
       const session = valueOf(tokens, "session");
       const cwd = valueOf(tokens, "cwd");
-      return { tool: "open_pane", arguments: { ...(command === "" ? {} : { command }), ...(session === undefined ? {} : { session }), ...(cwd === undefined ? {} : { cwd }) }, exit: "plain" };
+      return { tool: "open_pane", arguments: { ...(command === "" ? {} : { command }), ...(session === undefined ? {} : { session }), ...(cwd === undefined ? {} : { cwd }) }, exit: "plain", printsPaneId: true };
     }
     case "shot": {
       const output = valueOf(tokens, "output");

@@ -85,6 +85,11 @@ export async function main(command: ShellCommand): Promise<number> {
   }
   const structured = result.structuredContent ?? {};
   if (command.output !== undefined) return writePicture(command.output, result);
+  if (command.printsPaneId && !command.json && typeof structured.paneId === "string") {
+    process.stdout.write(`${structured.paneId}\n`);
+    say(inShellWords(text));
+    return statusOf(command, structured);
+  }
   process.stdout.write(`${command.json ? JSON.stringify(structured, null, 2) : text}\n`);
   return statusOf(command, structured);
 }

@@ -112,6 +112,14 @@ describe("panescope wait and send", () => {
     const read = await place.run(["read", paneId, "--as", "late"]);
     expect(read.stdout).toContain("bye now");
     expect(read.exitCode).toBe(3);
+    // Without --json, stdout is the id alone, as `id=$(panescope open -- …)` wants it; stderr says
+    // the rest. (Opened while the first one's session lives: a new session would bring a client.)
+    const plain = await place.run(["open", "--", "sh", "-c", "exit 4"]);
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/^%\d+$/);
+    expect(plain.stdout).not.toBe(paneId);
+    expect(plain.stderr).toContain(`panescope: opened ${plain.stdout} (pid `);
+    expect((await place.run(["close", plain.stdout])).exitCode).toBe(0);
     const killed = await place.run(["close", paneId]);
     expect(killed.exitCode, killed.stderr).toBe(0);
     const after = await place.run(["read", paneId, "--as", "late"]);
