@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { percentile, type Result } from "./lib/format.js";
 import { openReader } from "./lib/reader.js";
-import { startEcho, type Echo } from "./lib/echo.js";
+import { startAnswerEcho, startEcho, type Echo } from "./lib/echo.js";
 import { gated, serverName, startServer } from "./lib/tmux.js";
 
 const PANES = 20;
@@ -41,6 +41,10 @@ export async function soak(quick: boolean, singleThread = false): Promise<Result
   beside.pause();
   inTurns.pause();
   workingBeside.pause();
+  // 5h: an echo that answers every ping with one of the reads' answers under the flood, the same
+  // bytes (a 16 KiB read of the first pane, taken once one is that full).
+  let answerEcho: Echo | undefined;
+  let answerBytes = 0;
   try {
     for (let i = 1; i < PANES; i++) await bench.run(["new-window", "-d", "-t", bench.session, gated(name, flooder(i))]);
     const panes = await bench.run(["list-panes", "-s", "-t", bench.session, "-F", "#{pane_id}"]);
@@ -73,6 +77,7 @@ export async function soak(quick: boolean, singleThread = false): Promise<Result
     const inTurnsFloor: number[] = [];
     const workingFloor: number[] = [];
     const workingBesideFloor: number[] = [];
+    const answerFloor: number[] = [];
     const timeBusy = async (busyEcho: Echo, samples: number[]): Promise<void> => {
       busyEcho.resume();
       await sleep(5); // its busy thread takes the CPU again before the first ping
@@ -82,7 +87,18 @@ export async function soak(quick: boolean, singleThread = false): Promise<Result
     let maxRss = idleRss;
     const end = performance.now() + seconds * 1000;
     for (let rounds = 0; performance.now() < end; rounds++) {
+      const before = answerEcho === undefined && !singleThread ? [...cursors][0] : undefined;
       await round(busy);
+      if (answerEcho === undefined && before !== undefined) {
+        // The first pane's read of this round again (a cursor reads the same news, and any since),
+        // once the flood fills one: the first rounds may come before the floods' first lines.
+        const answer = await reader.answer({ cursor: before[1], maxBytes: 16 * 1024 });
+        if (answer.json.length >= 8 * 1024) {
+          const line = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: answer.text }], structuredContent: JSON.parse(answer.json) as unknown } });
+          answerBytes = Buffer.byteLength(line);
+          answerEcho = startAnswerEcho(line);
+        }
+      }
       // As many echo round trips as reads, in the same stretch of the flood.
       for (let i = 0; i < PANES; i++) floor.push(await echo.ping());
       // The other echoes every fourth round: they took two thirds of a round (5e alone 20 × 8 ms),
@@ -92,6 +108,7 @@ export async function soak(quick: boolean, singleThread = false): Promise<Result
         await timeBusy(inTurns, inTurnsFloor);
         for (let i = 0; i < PANES; i++) workingFloor.push(await working.ping());
         await timeBusy(workingBeside, workingBesideFloor);
+        for (let i = 0; answerEcho && i < PANES; i++) answerFloor.push(await answerEcho.ping());
       }
       maxRss = Math.max(maxRss, reader.rss());
       await sleep(50); // an agent between reads; also lets RSS be sampled often
@@ -134,6 +151,7 @@ export async function soak(quick: boolean, singleThread = false): Promise<Result
       { id: "5e", label: "soak: echo p99, busy in 8 ms turns", value: percentile(inTurnsFloor, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `p50 ${percentile(inTurnsFloor, 50).toFixed(2)} ms: an echo that works in 8 ms turns on the thread that answers, as panescope parses today` },
       { id: "5f", label: "soak: echo p99, 1 ms of work per answer", value: percentile(workingFloor, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `p50 ${percentile(workingFloor, 50).toFixed(2)} ms: an echo that spends 1 ms of CPU on each answer, about what a 16 KiB read costs panescope` },
       { id: "5g", label: "soak: echo p99, 1 ms of work, a thread busy beside it", value: percentile(workingBesideFloor, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `p50 ${percentile(workingBesideFloor, 50).toFixed(2)} ms: 5f beside a busy worker thread; the floor of a server that parses off the thread that answers 1 ms reads` },
+      { id: "5h", label: "soak: echo p99, answering a read's bytes", value: percentile(answerFloor, 99), baseline: percentile(floor, 99), baselineLabel: "stdio echo p99, same flood", unit: "ms", better: "lower", note: `p50 ${percentile(answerFloor, 50).toFixed(2)} ms: an echo whose answer is a 16 KiB read's (${(answerBytes / 1024).toFixed(0)} KiB, parsed as a read's): what moving and parsing that answer costs here` },
     ];
   } finally {
     echo.close();
@@ -141,6 +159,7 @@ export async function soak(quick: boolean, singleThread = false): Promise<Result
     inTurns.close();
     working.close();
     workingBeside.close();
+    answerEcho?.close();
     await reader.close();
     await bench.kill();
   }

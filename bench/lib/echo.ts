@@ -5,7 +5,9 @@
 // More echoes model where a server's work can sit (figure 5d, 5e): beside the thread that answers,
 // in a worker thread busy all the time; or on the answering thread itself, in 8 ms turns (as a
 // server that parses its panes' output on its main thread does under a flood). Two more (5f, 5g)
-// add the work of an answer itself: 1 ms of CPU per answer, alone and beside a busy worker.
+// add the work of an answer itself: 1 ms of CPU per answer, alone and beside a busy worker. The
+// last (5h) answers each line with a whole read's answer, the same bytes, which the bench parses as
+// it parses a read's: what moving and parsing an answer that size costs here.
 import { spawn } from "node:child_process";
 
 export interface Echo {
@@ -33,6 +35,48 @@ const SCRIPTS: Record<EchoKind, string> = {
   working: WORKING,
   "working-beside-worker": `${BUSY_WORKER} ${WORKING}`,
 };
+
+/**
+ * An echo that answers each line with `line` (a JSON-RPC answer; no newline in it), timed until the
+ * whole of it came back and was parsed, as the bench times a read.
+ */
+export function startAnswerEcho(line: string): Echo {
+  // Its first line is the answer to give (an argument or the environment may not hold 128 KiB);
+  // every line after it is a ping, each answered with the whole answer.
+  const script =
+    "let answer; let held = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (d) => { held += d; let end; " +
+    "while ((end = held.indexOf('\\n')) !== -1) { const first = held.slice(0, end + 1); held = held.slice(end + 1); " +
+    "if (answer === undefined) answer = Buffer.from(first); else process.stdout.write(answer); } }); process.stdin.on('end', () => process.exit());";
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "ignore"] });
+  child.stdin.write(`${line}\n`);
+  child.stdout.setEncoding("utf8");
+  let waiting: { resolve: (ms: number) => void; reject: (error: Error) => void; t0: number } | undefined;
+  let buffered = "";
+  child.stdout.on("data", (text: string) => {
+    buffered += text;
+    const end = buffered.indexOf("\n");
+    if (end === -1) return;
+    JSON.parse(buffered.slice(0, end));
+    buffered = buffered.slice(end + 1);
+    const ping = waiting;
+    waiting = undefined;
+    ping?.resolve(performance.now() - ping.t0);
+  });
+  child.once("exit", () => waiting?.reject(new Error("echo (a read's answer): the process ended")));
+  return {
+    ping: () =>
+      new Promise((resolve, reject) => {
+        waiting = { resolve, reject, t0: performance.now() };
+        child.stdin.write("x\n");
+      }),
+    pause: () => child.kill("SIGSTOP"),
+    resume: () => child.kill("SIGCONT"),
+    close: () => {
+      child.kill("SIGCONT");
+      child.kill();
+    },
+  };
+}
 
 export function startEcho(kind: EchoKind = "idle"): Echo {
   const child = spawn(process.execPath, ["-e", SCRIPTS[kind]], { stdio: ["pipe", "pipe", "ignore"] });
