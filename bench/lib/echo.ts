@@ -8,7 +8,8 @@
 // add the work of an answer itself: 1 ms of CPU per answer, alone and beside a busy worker. The
 // last (5h) answers each line with a whole read's answer, the same bytes, which the bench parses as
 // it parses a read's: what moving and parsing an answer that size costs here.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 
 export interface Echo {
   /** One round trip, in ms. */
@@ -47,47 +48,37 @@ export function startAnswerEcho(line: string): Echo {
     "let answer; let held = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (d) => { held += d; let end; " +
     "while ((end = held.indexOf('\\n')) !== -1) { const first = held.slice(0, end + 1); held = held.slice(end + 1); " +
     "if (answer === undefined) answer = Buffer.from(first); else process.stdout.write(answer); } }); process.stdin.on('end', () => process.exit());";
-  const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "ignore"] });
-  child.stdin.write(`${line}\n`);
-  child.stdout.setEncoding("utf8");
-  let waiting: { resolve: (ms: number) => void; reject: (error: Error) => void; t0: number } | undefined;
   let buffered = "";
-  child.stdout.on("data", (text: string) => {
-    buffered += text;
+  const echo = echoOf(script, "a read's answer", (text) => {
+    buffered += String(text);
     const end = buffered.indexOf("\n");
-    if (end === -1) return;
+    if (end === -1) return false;
     JSON.parse(buffered.slice(0, end));
     buffered = buffered.slice(end + 1);
-    const ping = waiting;
-    waiting = undefined;
-    ping?.resolve(performance.now() - ping.t0);
+    return true;
   });
-  child.once("exit", () => waiting?.reject(new Error("echo (a read's answer): the process ended")));
-  return {
-    ping: () =>
-      new Promise((resolve, reject) => {
-        waiting = { resolve, reject, t0: performance.now() };
-        child.stdin.write("x\n");
-      }),
-    pause: () => child.kill("SIGSTOP"),
-    resume: () => child.kill("SIGCONT"),
-    close: () => {
-      child.kill("SIGCONT");
-      child.kill();
-    },
-  };
+  echo.child.stdout.setEncoding("utf8");
+  echo.child.stdin.write(`${line}\n`);
+  return echo;
 }
 
 export function startEcho(kind: EchoKind = "idle"): Echo {
-  const child = spawn(process.execPath, ["-e", SCRIPTS[kind]], { stdio: ["pipe", "pipe", "ignore"] });
+  return echoOf(SCRIPTS[kind], kind, () => true);
+}
+
+/** The echo process running `script`; a ping has its answer when `answered` says so of the output. */
+function echoOf(script: string, what: string, answered: (output: string | Buffer) => boolean): Echo & { child: ChildProcessByStdio<Writable, Readable, null> } {
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "ignore"] });
   let waiting: { resolve: (ms: number) => void; reject: (error: Error) => void; t0: number } | undefined;
-  child.stdout.on("data", () => {
+  child.stdout.on("data", (output: string | Buffer) => {
+    if (!answered(output)) return;
     const ping = waiting;
     waiting = undefined;
     ping?.resolve(performance.now() - ping.t0);
   });
-  child.once("exit", () => waiting?.reject(new Error(`echo (${kind}): the process ended`)));
+  child.once("exit", () => waiting?.reject(new Error(`echo (${what}): the process ended`)));
   return {
+    child,
     ping: () =>
       new Promise((resolve, reject) => {
         waiting = { resolve, reject, t0: performance.now() };
