@@ -1,6 +1,7 @@
 // A tool's words in the shell. Answers name the MCP tools (what an agent over MCP calls next); a
 // shell user runs the commands that make the same calls, so an error printed here names those
-// ("no pane %9 …: panescope list shows the panes there are").
+// ("no pane %9 …: panescope list shows the panes there are"), and an argument the shell takes as
+// a flag by the flag ("send other text with --text").
 
 const COMMANDS: Readonly<Record<string, string>> = {
   capture_since: "panescope read",
@@ -14,7 +15,14 @@ const COMMANDS: Readonly<Record<string, string>> = {
 
 const TOOL_NAMES = new RegExp(`\\b(${Object.keys(COMMANDS).join("|")})\\b`, "g");
 
-/** `text` with each tool named as the shell command that makes its call. */
+/** Arguments an answer names (quoted as code) whose shell command takes them as a flag. */
+const FLAGS: Readonly<Record<string, string>> = {
+  "`text`": "--text",
+};
+
+const ARGUMENT_NAMES = new RegExp(Object.keys(FLAGS).join("|"), "g");
+
+/** `text` with each tool named as the shell command that makes its call, and its arguments as flags. */
 export function inShellWords(text: string): string {
-  return text.replace(TOOL_NAMES, (name) => COMMANDS[name] ?? name);
+  return text.replace(TOOL_NAMES, (name) => COMMANDS[name] ?? name).replace(ARGUMENT_NAMES, (name) => FLAGS[name] ?? name);
 }

@@ -12,4 +12,9 @@ describe("inShellWords", () => {
     );
     expect(inShellWords("my_list_panes_x and list_panes_ are not tools")).toBe("my_list_panes_x and list_panes_ are not tools");
   });
+
+  it("names an argument the shell takes as a flag by the flag, and leaves other words alone", () => {
+    expect(inShellWords("Send other text with `text`")).toBe("Send other text with --text");
+    expect(inShellWords("the text of a row")).toBe("the text of a row");
+  });
 });
