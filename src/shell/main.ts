@@ -88,9 +88,7 @@ export async function main(command: ShellCommand): Promise<number> {
   if (command.printsPaneId && !command.json && typeof structured.paneId === "string") {
     process.stdout.write(`${structured.paneId}\n`);
     say(inShellWords(text));
-    return statusOf(command, structured);
-  }
-  process.stdout.write(`${command.json ? JSON.stringify(structured, null, 2) : text}\n`);
+  } else process.stdout.write(`${command.json ? JSON.stringify(structured, null, 2) : text}\n`);
   return statusOf(command, structured);
 }
 
