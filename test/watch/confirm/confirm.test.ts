@@ -1,6 +1,6 @@
 // The confirmer: a reader can wait until the output received so far is confirmed, a respawn
 // releases the wait without handing the new process's bytes to the old observer, and the looks at
-// /proc drift apart during a flood nobody waits for.
+// /proc drift apart during a flood nobody waits for, and come once it goes quiet.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Confirmer, type ConfirmTarget } from "../../../src/watch/confirm/confirm.js";
 
@@ -146,6 +146,20 @@ describe("Confirmer with a witness (/proc)", () => {
     await Promise.resolve();
     expect(looks).toHaveLength(count + 1);
     expect(delivered.at(-1)).toBe("after");
+  });
+
+  it("a flood's last bytes are looked at once output has been quiet for 2 ms, not at the end of a 16 ms interval", async () => {
+    const { looks, delivered } = await flood(() => false, 41);
+    // Looks at 0, 2, 6, 14 and 30 ms: the next is due at 46, the last chunk came at 40.
+    expect(looks).toEqual([0, 2, 6, 14, 30]);
+    // The timer checks every 2 ms: the one at 42 heard the chunk of 40, the one at 44 heard nothing.
+    const last = "40;";
+    vi.advanceTimersByTime(2); // to 43
+    expect(delivered).not.toContain(last);
+    vi.advanceTimersByTime(1);
+    expect(looks.at(-1)).toBe(44);
+    expect(delivered.at(-1)).toBe(last);
+    expect(delivered.join("")).toBe(Array.from({ length: 41 }, (_, t) => `${t};`).join(""));
   });
 
   it("while a reader waits on the pane, looks stay 2 ms apart", async () => {
