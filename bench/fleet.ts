@@ -65,7 +65,7 @@ export async function fleet(quick: boolean): Promise<Result[]> {
     const held = `${m.watched} watched (${m.streaming} streaming), first reads ${(m.firstReadsMs / 1000).toFixed(1)} s`;
     const p = (side: Side, q: number): number => percentile(side.reads.times, q);
     return [
-      { id: "14a", label: `RSS, ${count} panes read once`, value: m.fleet.rss / MiB, baseline: m.idle.rss / MiB, baselineLabel: "one pane", unit: "MiB", better: "lower", note: `${((m.fleet.rss - m.idle.rss) / 1024 / (count - 1)).toFixed(0)} KiB per pane; ${held}` },
+      { id: "14a", label: `RSS, ${count} panes read once`, value: m.fleet.rss / MiB, baseline: m.idle.rss / MiB, baselineLabel: "one pane", unit: "MiB", better: "lower", note: `${((m.fleet.rss - m.idle.rss) / 1024 / (count - 1)).toFixed(0)} KiB per pane; ${held}`, extra: { panes: count } },
       { id: "14b", label: `idle CPU, ${count} panes`, value: m.fleet.cpu.ours / 10, baseline: m.idle.cpu.ours / 10, baselineLabel: "one pane", unit: "% of a core", better: "lower", note: `over ${windowMs / 1000} s (baseline ${windowMs / 2000} s); tmux's server meanwhile ${(m.fleet.cpu.tmux / 10).toFixed(2)} % vs ${(m.idle.cpu.tmux / 10).toFixed(2)} %` },
       { id: "14c", label: `read p99, any of ${count} panes`, value: p(m.fleet, 99), baseline: p(m.idle, 99), baselineLabel: "idle read p99, one pane", unit: "ms", better: "lower", note: `in-process hub, ${reads} reads each; p50 ${p(m.fleet, 50).toFixed(2)} vs ${p(m.idle, 50).toFixed(2)} ms; missed ${m.fleet.reads.missed}` },
     ];

@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { formatMachine, formatTable, parseArgs, toReport, type Machine, type Result } from "./lib/format.js";
+import { formatVerdicts, judge } from "./goals.js";
 import { flood } from "./flood.js";
 import { idle } from "./idle.js";
 import { readCost } from "./read-cost.js";
@@ -66,9 +67,11 @@ async function main(): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   const about = machine();
   const out = options.json === "-" ? process.stderr : process.stdout;
-  out.write(`\npanescope bench${options.quick ? " (--quick)" : ""}, ${seconds.toFixed(0)} s\n${formatMachine(about)}\n\n${formatTable(results)}\n`);
+  const verdicts = judge(results);
+  const goals = verdicts.length > 0 ? `\n${formatVerdicts(verdicts)}\n` : "";
+  out.write(`\npanescope bench${options.quick ? " (--quick)" : ""}, ${seconds.toFixed(0)} s\n${formatMachine(about)}\n\n${formatTable(results)}\n${goals}`);
   if (options.json !== undefined) {
-    const json = `${JSON.stringify(toReport(about, options.quick, seconds, results), null, 2)}\n`;
+    const json = `${JSON.stringify({ ...toReport(about, options.quick, seconds, results), goals: verdicts }, null, 2)}\n`;
     if (options.json === "-") process.stdout.write(json);
     else writeFileSync(options.json, json);
   }

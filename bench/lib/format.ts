@@ -15,6 +15,8 @@ export interface Result {
   /** Which direction is good for the panescope value. */
   better: "lower" | "higher";
   note?: string;
+  /** Figures a goal reads beside the two compared (bench/goals.ts): 5c's p50s, 14a's pane count. */
+  extra?: Record<string, number>;
 }
 
 /** value / baseline; undefined when the baseline is zero or either side is not a finite number. */
