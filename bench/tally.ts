@@ -3,13 +3,14 @@
 // per run, and in how many runs each item was met.
 // Usage: npx tsx bench/tally.ts run1.json run2.json run3.json
 import { readFileSync } from "node:fs";
-import { itemsMet, judge, type Verdict } from "./goals.js";
+import { pathToFileURL } from "node:url";
+import { itemsMet, judge } from "./goals.js";
 import type { Report } from "./lib/format.js";
 
 export function tally(reports: readonly Report[]): string {
   const runs = reports.map((report) => judge(report.results));
   const rows = new Map<string, { id: string; text: string; cells: string[] }>();
-  runs.forEach((verdicts: Verdict[], run) => {
+  runs.forEach((verdicts, run) => {
     for (const v of verdicts) {
       const key = `${v.id} ${v.text}`;
       const row = rows.get(key) ?? { id: v.id, text: v.text, cells: reports.map(() => "—") };
@@ -38,4 +39,4 @@ function main(files: readonly string[]): void {
   process.stdout.write(`${tally(reports)}\n`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main(process.argv.slice(2));
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.slice(2));
