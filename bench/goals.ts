@@ -21,14 +21,13 @@ export interface Verdict {
   shown: string;
 }
 
-const ratioAtMost = (bound: number) => (r: Result) => {
+/** A goal on the ratio: `ok` says whether a ratio meets it. */
+const onRatio = (ok: (value: number) => boolean) => (r: Result) => {
   const value = ratio(r.value, r.baseline);
-  return { met: value !== undefined && value <= bound, shown: formatRatio(value) };
+  return { met: value !== undefined && ok(value), shown: formatRatio(value) };
 };
-const ratioAtLeast = (bound: number) => (r: Result) => {
-  const value = ratio(r.value, r.baseline);
-  return { met: value !== undefined && value >= bound, shown: formatRatio(value) };
-};
+const ratioAtMost = (bound: number) => onRatio((value) => value <= bound);
+const ratioAtLeast = (bound: number) => onRatio((value) => value >= bound);
 
 const INGEST = ["1a", "1b", "1c"].flatMap((id): Goal[] => [
   { item: "1", id, text: "ingest ≥ 1.0× the decode-only reader", judge: ratioAtLeast(1) },
