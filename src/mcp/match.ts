@@ -15,7 +15,7 @@ export interface Pattern {
 }
 
 export function compilePattern(pattern: string, ignoreCase = false): Pattern {
-  if (pattern.length === 0) throw new PanescopeError("bad-input", "pattern is empty: pass a regular expression, or use quietMs or closed");
+  if (pattern.length === 0) throw new PanescopeError("bad-input", "pattern is empty: pass a regular expression, or use `quietMs` or `closed: true`");
   if (pattern.length > MAX_PATTERN_CHARS) {
     throw new PanescopeError("bad-input", `pattern is ${pattern.length} characters, more than ${MAX_PATTERN_CHARS}: use a shorter regular expression`);
   }

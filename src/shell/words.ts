@@ -18,6 +18,10 @@ const TOOL_NAMES = new RegExp(`\\b(${Object.keys(COMMANDS).join("|")})\\b`, "g")
 /** Arguments an answer names (quoted as code) whose shell command takes them as a flag. */
 const FLAGS: Readonly<Record<string, string>> = {
   "`text`": "--text",
+  "`force: true`": "--force",
+  "`cursor`": "--cursor",
+  "`quietMs`": "--quiet MS",
+  "`closed: true`": "--closed",
 };
 
 const ARGUMENT_NAMES = new RegExp(Object.keys(FLAGS).join("|"), "g");

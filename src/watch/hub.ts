@@ -127,7 +127,7 @@ export class Hub {
       if (here !== undefined && fields.socket !== here) {
         throw new PanescopeError(
           "cursor-other-server",
-          `the cursor is from another tmux server (another socket) than the one this panescope watches: omit cursor to start watching a pane here, or read it through the panescope of that server`,
+          `the cursor is from another tmux server (another socket) than the one this panescope watches: omit \`cursor\` to start watching a pane here, or read it through the panescope of that server`,
         );
       }
       if (paneId !== undefined && !samePane(paneId, fromCursor)) throw otherPane(fromCursor, paneId);

@@ -141,7 +141,7 @@ describe("bad input", () => {
     const { test, mcp, pane } = await setup();
     const first = await mcp.call("capture_since", { paneId: pane });
     const cursor = String(first.structuredContent?.cursor);
-    expectError(await mcp.call("capture_since", { cursor: "not a cursor!" }), /cursor-malformed.*omit cursor/);
+    expectError(await mcp.call("capture_since", { cursor: "not a cursor!" }), /cursor-malformed.*omit `cursor`/);
     const flipped = cursor.slice(0, 10) + (cursor[10] === "A" ? "B" : "A") + cursor.slice(11);
     expectError(await mcp.call("capture_since", { cursor: flipped }), /cursor-(tampered|malformed)/);
     await test.run(["split-window", "-d", "-t", pane, "sh"]);
@@ -170,7 +170,7 @@ describe("policy", () => {
 
   it("closes only panes it opened unless forced", async () => {
     const { test, mcp, pane } = await setup();
-    expectError(await mcp.call("close_pane", { paneId: pane }), /not opened by panescope: pass force/);
+    expectError(await mcp.call("close_pane", { paneId: pane }), /not opened by panescope: pass `force: true`/);
     const opened = await mcp.call("open_pane", { command: "sleep 60", cols: 50, rows: 10 });
     expect(opened.structuredContent).toMatchObject({ session: "panescope", createdSession: true });
     const id = String(opened.structuredContent?.paneId);

@@ -16,5 +16,8 @@ describe("inShellWords", () => {
   it("names an argument the shell takes as a flag by the flag, and leaves other words alone", () => {
     expect(inShellWords("Send other text with `text`")).toBe("Send other text with --text");
     expect(inShellWords("the text of a row")).toBe("the text of a row");
+    expect(inShellWords("%3 was not opened by panescope: pass `force: true` to kill it anyway")).toBe("%3 was not opened by panescope: pass --force to kill it anyway");
+    expect(inShellWords("read %0 with it, or omit `cursor` to start watching %1")).toBe("read %0 with it, or omit --cursor to start watching %1");
+    expect(inShellWords("pass a regular expression, or use `quietMs` or `closed: true`")).toBe("pass a regular expression, or use --quiet MS or --closed");
   });
 });

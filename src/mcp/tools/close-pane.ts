@@ -33,7 +33,7 @@ export const registerClosePane: ToolRegistrar = (mcp, ctx) => {
         // Ours by the pane's own process (also panes an earlier panescope opened), or by memory.
         const opened = facts.opened || ctx.opened.get(input.paneId)?.pid === facts.pid;
         if (!opened && !input.force) {
-          throw new PanescopeError("not-allowed", `${input.paneId} was not opened by panescope: pass force: true to kill it anyway (it may be the user's)`);
+          throw new PanescopeError("not-allowed", `${input.paneId} was not opened by panescope: pass \`force: true\` to kill it anyway (it may be the user's)`);
         }
         await ctx.server.run(["kill-pane", "-t", input.paneId], { signal: extra.signal });
         ctx.opened.delete(input.paneId);

@@ -50,9 +50,9 @@ const TAG_BYTES = 8;
 const CURSOR_INSTANCE_BYTES = 6;
 const SERVER_BYTES = 4;
 const MAX_TOKEN_CHARS = 200;
-const MALFORMED = "cursor is not a panescope cursor: omit cursor to start watching again";
-const OLD_FORMAT = "cursor is from an earlier panescope version (cursor format 1): omit cursor to start watching again";
-const TAMPERED = "cursor was altered or belongs to another panescope key: omit cursor to start again";
+const MALFORMED = "cursor is not a panescope cursor: omit `cursor` to start watching again";
+const OLD_FORMAT = "cursor is from an earlier panescope version (cursor format 1): omit `cursor` to start watching again";
+const TAMPERED = "cursor was altered or belongs to another panescope key: omit `cursor` to start again";
 
 /** What a cursor binds of who issued it: the process id's first bytes and the server generation. */
 export function cursorIdentity(identity: { instance: Uint8Array; serverPid: number; serverStart: number; serverSocket?: string | undefined }): {
@@ -149,7 +149,7 @@ function base64url(bytes: Uint8Array, length: number): string {
 
 /** A genuine cursor read for another pane than its own (one message wherever it is caught). */
 export function otherPane(cursorPane: string, paneId: string): PanescopeError {
-  return new PanescopeError("cursor-other-pane", `the cursor belongs to pane ${cursorPane}, not ${paneId}: omit paneId, or omit cursor to start watching ${paneId}`);
+  return new PanescopeError("cursor-other-pane", `the cursor belongs to pane ${cursorPane}, not ${paneId}: read ${cursorPane} with it, or omit \`cursor\` to start watching ${paneId}`);
 }
 
 export function decodeCursor(token: string, key: Uint8Array): CursorFields {

@@ -98,7 +98,7 @@ export class ByteRing {
     if (from > this.#end || to > this.#end) {
       throw new PanescopeError(
         "bad-input",
-        `offset ${Math.max(from, to)} is beyond the end of the stream (${this.#end}): omit cursor to start again`,
+        `offset ${Math.max(from, to)} is beyond the end of the stream (${this.#end}): omit \`cursor\` to start again`,
       );
     }
     if (to < from) throw new PanescopeError("bad-input", `read range is reversed: ${from}..${to}`);

@@ -19,7 +19,7 @@ describe("a cursor of another tmux server", () => {
     const onB = await connect(b.server, { key });
     const fromA = await onA.capture({ paneId: "%0" });
     const answer = await onB.call("capture_since", { cursor: fromA.cursor });
-    expect(isErrorText(answer)).toMatch(/cursor-other-server.*another tmux server.*omit cursor/s);
+    expect(isErrorText(answer)).toMatch(/cursor-other-server.*another tmux server.*omit `cursor`/s);
     // The cursor still works where it was made.
     const again: Capture = await onA.capture({ cursor: fromA.cursor });
     expect(again.missed ?? false).toBe(false);

@@ -242,7 +242,7 @@ describe.each([
     const other = await paneRunning("sleep 600");
     const malformed = await call("capture_since", { cursor: "nonsense!" });
     expect(malformed.isError).toBe(true);
-    expect(text(malformed)).toMatch(/cursor-malformed.*omit cursor/);
+    expect(text(malformed)).toMatch(/cursor-malformed.*omit `cursor`/);
     const mixed = await call("capture_since", { paneId: other, cursor: a.cursor });
     expect(text(mixed)).toMatch(/cursor-other-pane/);
     const unknown = await call("capture_since", { paneId: "%999999" });

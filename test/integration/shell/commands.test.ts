@@ -128,6 +128,10 @@ describe("panescope wait and send", () => {
     const never = await place.run(["read", "%99999", "--as", "late"]);
     expect(never.exitCode).toBe(3);
     expect(never.stderr).toContain("no pane %99999 on this tmux server: panescope list shows the panes there are");
+    // A pane panescope did not open is refused with the flag that kills it anyway (not MCP's `force: true`).
+    const mine = await place.run(["close", "%0"]);
+    expect(mine.exitCode).toBe(4);
+    expect(mine.stderr).toContain("%0 was not opened by panescope: pass --force to kill it anyway");
   });
 
   it("every call went through one daemon, which holds one control client", async () => {

@@ -92,7 +92,7 @@ describe("cursor codec", () => {
     const old = Buffer.concat([payload, createHmac("sha256", KEY).update(payload).digest().subarray(0, 16)]).toString("base64url");
     expect(old.length).toBeGreaterThan(50);
     expect(kindOf(() => decodeCursor(old, KEY))).toBe("cursor-malformed");
-    expect(() => decodeCursor(old, KEY)).toThrow(/earlier panescope version.*omit cursor/);
+    expect(() => decodeCursor(old, KEY)).toThrow(/earlier panescope version.*omit `cursor`/);
   });
 
   it("rejects every single-character change of a token", () => {
@@ -122,8 +122,8 @@ describe("cursor codec", () => {
 
   it("says what to do next in both errors", () => {
     const token = encodeCursor(typical, KEY);
-    expect(() => decodeCursor("hello", KEY)).toThrow(/omit cursor to start watching again/);
-    expect(() => decodeCursor(token, OTHER_KEY)).toThrow(/omit cursor to start again/);
+    expect(() => decodeCursor("hello", KEY)).toThrow(/omit `cursor` to start watching again/);
+    expect(() => decodeCursor(token, OTHER_KEY)).toThrow(/omit `cursor` to start again/);
   });
 
   it("calls a genuine-looking token signed with another key tampered", () => {
