@@ -5,7 +5,7 @@ import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { killAllServers, startServer, type TestServer } from "../support/tmux-fixture.js";
+import { killAllServers, promptShown, startServer, type TestServer } from "../support/tmux-fixture.js";
 import { link, textOf, type Linked } from "../support/mcp-link.js";
 
 /** vi.waitFor gives up after 1 s by default, which a slow, busy machine can miss: conditions get 10 s. */
@@ -157,6 +157,7 @@ describe("wait_for", () => {
   it("waits on several panes: the first whose condition holds answers, named, with its delta; the other cursors come back unchanged", async () => {
     const { test, mcp, pane } = await setup("sh");
     const [other = ""] = await test.run(["split-window", "-d", "-P", "-F", "#{pane_id}", "-t", pane, "sh"]);
+    await promptShown(test, other);
     const first = structured(await mcp.call("capture_since", { paneId: pane }));
     const second = structured(await mcp.call("capture_since", { paneId: other }));
     await mcp.call("send_keys", { paneId: other, text: "echo from-the-second", enter: true });

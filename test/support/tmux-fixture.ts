@@ -12,7 +12,10 @@ import type { ControlEvent } from "../../src/tmux/events.js";
 export interface StartServerOptions {
   cols?: number;
   rows?: number;
-  /** Shell command the first pane runs (default: tmux's default shell). */
+  /**
+   * Shell command the first pane runs (default: tmux's default shell). With "sh", startServer
+   * returns once its prompt shows (promptShown), so a test may type into it at once.
+   */
   command?: string;
   /** Environment for the first pane (`new-session -e`). */
   env?: Record<string, string>;
@@ -65,13 +68,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     },
   };
   live.add(test);
+  if (options.command === "sh") await promptShown(test);
   return test;
 }
 
 /**
  * Resolves once `pane` shows anything, such as its shell's prompt. Type into a new shell only after
  * this: a line typed before the prompt is echoed ahead of it, and the shell's output then follows the
- * prompt on its row ("# zero-line", seen on a busy machine), which a pattern for the line misses.
+ * prompt on its row ("# zero-line", seen on a busy machine; "# abold z", tmux 3.7c), which a pattern
+ * for the line misses. startServer waits for it when the first pane runs "sh"; a pane split or
+ * opened later still needs it.
  */
 export async function promptShown(test: TestServer, pane = "%0"): Promise<void> {
   await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", pane])).some((row) => row.trim() !== ""), undefined, `${pane}'s prompt`);

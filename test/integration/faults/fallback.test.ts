@@ -39,7 +39,8 @@ for (const mode of ["refuse", "exit"] as const) {
       const test = await startServer({ cols: 50, rows: 8, command: "sh", env: { PS1: "$ " } });
       const [pane = ""] = await test.run(["display-message", "-p", "-t", "main", "#{pane_id}"]);
       await test.run(["send-keys", "-t", pane, "-l", "printf 'a\\033[1mbold\\033[0m z\\n'\n"]);
-      // Once (CI, tmux 3.6a and 3.7c, one run) this line did not come within the guard: say what the pane showed.
+      // Typed before the prompt, this line once landed on the prompt's row ("# abold z", tmux 3.7c):
+      // startServer now waits for the prompt. Should it not come, say what the pane showed.
       await waitFor(async () => (await screen(test, pane)).includes("abold z"), 5000, "output").catch(async (error: unknown) => {
         throw new Error(`${error instanceof Error ? error.message : String(error)}; the pane shows ${JSON.stringify(await screen(test, pane))}`);
       });

@@ -2,7 +2,7 @@
 // the process exits (with and without remain-on-exit), the pane is respawned, the window resized.
 import { afterEach, describe, expect, it } from "vitest";
 import { closeAll, connect, paneIn, texts } from "../../support/mcp-hub.js";
-import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
+import { killAllServers, promptShown, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 
 afterEach(async () => {
   await closeAll();
@@ -17,6 +17,7 @@ describe("a pane whose process ends", () => {
   it("a split pane that exits (remain-on-exit off) is closed, and its final screen stays readable", async () => {
     const test = await startServer({ cols: 60, rows: 12, command: "sh", env: { PS1: "$ " } });
     const [pane = ""] = await test.run(["split-window", "-t", "main", "-P", "-F", "#{pane_id}", "sh"]);
+    await promptShown(test, pane);
     const mcp = await connect(test.server);
     const start = await mcp.capture({ paneId: pane });
     await test.run(["send-keys", "-t", pane, "-l", "echo last-words\n"]);
@@ -35,6 +36,7 @@ describe("a pane whose process ends", () => {
   it("a window whose last pane exits is closed with its final screen", async () => {
     const test = await startServer({ cols: 60, rows: 12, command: "sh" });
     const [pane = ""] = await test.run(["new-window", "-d", "-t", "main", "-P", "-F", "#{pane_id}", "sh"]);
+    await promptShown(test, pane);
     const mcp = await connect(test.server);
     const start = await mcp.capture({ paneId: pane });
     // tmux 3.3a drops output it has not yet sent to control clients when a window is destroyed

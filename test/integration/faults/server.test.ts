@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PaneObserver } from "../../../src/observe/pane/observer.js";
 import { closeAll, connect, paneIn, texts } from "../../support/mcp-hub.js";
-import { killAllServers, startServer, waitFor } from "../../support/tmux-fixture.js";
+import { killAllServers, promptShown, startServer, waitFor } from "../../support/tmux-fixture.js";
 
 afterEach(async () => {
   await closeAll();
@@ -51,6 +51,7 @@ describe("the tmux server goes away", () => {
     // The new pane streams: later output arrives as a normal delta, without restarting panescope.
     await test.run(["split-window", "-t", pane, "sh"]);
     const [fresh = ""] = await test.run(["display-message", "-p", "-t", "main", "#{pane_id}"]);
+    await promptShown(test, fresh);
     const first = await mcp.capture({ paneId: fresh });
     await test.run(["send-keys", "-t", fresh, "-l", "echo streaming-again\n"]);
     const deltas = await mcp.captureUntil(first, (d) => texts(d).includes("streaming-again"));

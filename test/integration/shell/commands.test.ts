@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cellsOfSvg } from "../../support/svg-cells.js";
-import { promptShown, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
+import { startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 import { daemonLogsOnFailure, shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
 
 let tmux: TestServer;
@@ -15,7 +15,6 @@ let place: ShellPlace;
 beforeAll(async () => {
   tmux = await startServer({ command: "sh", cols: 60, rows: 12 });
   place = shellPlace(tmux.name);
-  await promptShown(tmux); // print() types into the shell
 });
 
 afterAll(async () => {

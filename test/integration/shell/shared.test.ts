@@ -2,7 +2,7 @@
 // daemon, so the tmux session has one control client however many agents watch it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execa, type ResultPromise } from "execa";
-import { promptShown, startServer, type TestServer } from "../../support/tmux-fixture.js";
+import { startServer, type TestServer } from "../../support/tmux-fixture.js";
 import { CLI, shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
 
 let tmux: TestServer;
@@ -11,7 +11,6 @@ let place: ShellPlace;
 beforeAll(async () => {
   tmux = await startServer({ command: "sh", cols: 60, rows: 10 });
   place = shellPlace(tmux.name);
-  await promptShown(tmux); // the test types into the shell
 });
 
 afterAll(async () => {
