@@ -14,16 +14,26 @@ async function idsOf(test: TestServer, target: string): Promise<PaneProcessIds> 
   return { serverPid: Number(serverPid), panePid: Number(panePid), paneTty };
 }
 
+/**
+ * The pane's process found in /proc, once it holds its terminal: tmux's child takes the pty as its
+ * controlling terminal after the fork, which a loaded machine may not have run yet (3.3a, 3.6a, CI).
+ */
+async function found(test: TestServer, target: string): Promise<PaneProcess> {
+  let pane: PaneProcess | undefined;
+  await waitFor(async () => (pane = PaneProcess.find(await idsOf(test, target))) !== undefined, 20_000, `${target}'s process on its terminal`);
+  return pane as PaneProcess;
+}
+
 describe.runIf(process.platform === "linux")("PaneProcess on a real tmux server", () => {
   it("vouches for a live pane, also after it printed and after another pane opened", async () => {
     const test = await startServer({ command: "sh", env: { PS1: "$ " } });
-    const found = PaneProcess.find(await idsOf(test, "main"));
-    expect(found?.same()).toBe(true);
+    const live = await found(test, "main");
+    expect(live.same()).toBe(true);
     await test.run(["send-keys", "-t", "main", "-l", "echo hello\n"]);
     await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", "main"])).includes("hello"), 5000, "the echo");
     await test.run(["split-window", "-t", "main", "sleep 600"]);
-    expect(found?.same()).toBe(true);
-    found?.close();
+    expect(live.same()).toBe(true);
+    live.close();
   });
 
   it("stops vouching after respawn-pane -k even though the old process lives on", async () => {
@@ -31,17 +41,15 @@ describe.runIf(process.platform === "linux")("PaneProcess on a real tmux server"
     await waitFor(async () => (await test.run(["capture-pane", "-p", "-t", "main"])).includes("old-process"), 5000, "first output");
     const ids = await idsOf(test, "main");
     try {
-      const found = PaneProcess.find(ids);
-      expect(found?.same()).toBe(true);
+      // It printed, so it runs on its terminal: found at once.
+      const old = PaneProcess.find(ids);
+      expect(old?.same()).toBe(true);
       await test.run(["respawn-pane", "-k", "-t", "main", "sleep 600"]);
       expect(existsSync(`/proc/${ids.panePid}`)).toBe(true);
-      expect(found?.same()).toBe(false);
-      // The new process vouches once it holds its terminal: tmux's child takes the pty as its
-      // controlling terminal after the fork, which a loaded machine may not have run yet (3.6a, CI).
-      let renewed: PaneProcess | undefined;
-      await waitFor(async () => (renewed = PaneProcess.find(await idsOf(test, "main"))) !== undefined, 20_000, "the new process on its terminal");
-      expect(renewed?.same()).toBe(true);
-      renewed?.close();
+      expect(old?.same()).toBe(false);
+      const renewed = await found(test, "main");
+      expect(renewed.same()).toBe(true);
+      renewed.close();
     } finally {
       process.kill(ids.panePid, "SIGKILL");
     }
@@ -51,16 +59,15 @@ describe.runIf(process.platform === "linux")("PaneProcess on a real tmux server"
     const test = await startServer({ command: "sleep 600" });
     await test.run(["split-window", "-t", "main", "sleep 600"]);
     const [first = "", second = ""] = await test.run(["list-panes", "-t", "main", "-F", "#{pane_id}"]);
-    const killed = PaneProcess.find(await idsOf(test, first));
-    expect(killed?.same()).toBe(true);
+    const killed = await found(test, first);
+    expect(killed.same()).toBe(true);
     await test.run(["kill-pane", "-t", first]);
-    expect(killed?.same()).toBe(false);
+    expect(killed.same()).toBe(false);
     await test.run(["set-option", "-t", second, "-p", "remain-on-exit", "on"]);
-    const ids = await idsOf(test, second);
-    const exited = PaneProcess.find(ids);
-    expect(exited?.same()).toBe(true);
-    process.kill(ids.panePid, "SIGTERM");
+    const exited = await found(test, second);
+    expect(exited.same()).toBe(true);
+    process.kill((await idsOf(test, second)).panePid, "SIGTERM");
     await waitFor(async () => (await test.run(["display-message", "-p", "-t", second, "#{pane_dead}"]))[0] === "1", 5000, "the pane to die");
-    expect(exited?.same()).toBe(false);
+    expect(exited.same()).toBe(false);
   });
 });
