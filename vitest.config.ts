@@ -1,6 +1,7 @@
 // Test runner settings: integration tests start real tmux servers, so they get generous timeouts
 // and run in forks (each test file owns its private tmux servers).
 import { defineConfig } from "vitest/config";
+import { TEST_FILES_AT_ONCE } from "./test/workers.js";
 
 export default defineConfig({
   test: {
@@ -8,6 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    maxWorkers: TEST_FILES_AT_ONCE,
     reporters: ["default", "./test/support/summary-reporter.ts"],
   },
 });

@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
 import { defineConfig } from "vitest/config";
 import { SAME_ON_EVERY_TMUX, TMUX_DEPENDENT } from "./test/tmux-dependent.js";
+import { TEST_FILES_AT_ONCE } from "./test/workers.js";
 
 const builds = resolve(import.meta.dirname, process.env.PANESCOPE_TMUX_BUILDS ?? "../shared/tmux/bin");
 const versions = existsSync(builds) ? readdirSync(builds).filter((name) => name.startsWith("tmux-")).map((name) => name.slice("tmux-".length)).sort() : [];
@@ -51,6 +52,7 @@ class VersionSummary implements Reporter {
 export default defineConfig({
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts", new VersionSummary()],
+    maxWorkers: TEST_FILES_AT_ONCE,
     projects: versions.map((version) => {
       const dir = pathFor(version);
       return {
