@@ -89,6 +89,11 @@ export class Confirmer implements Asker {
     this.witness = witness;
   }
 
+  /** Still confirming: not stopped (the watch goes on). */
+  get active(): boolean {
+    return !this.stopped;
+  }
+
   /** Bytes received (confirmed or not): an answer asked for now covers up to here. */
   get received(): number {
     return this.gate.received;

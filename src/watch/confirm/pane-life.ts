@@ -6,9 +6,21 @@ import type { PaneExit } from "../../observe/read/delta.js";
 import type { PaneObserver } from "../../observe/pane/observer.js";
 import type { ControlClient } from "../../tmux/client.js";
 import { askWatchingClient } from "./ask.js";
-import { Confirmer } from "./confirm.js";
+import { Confirmer, type Witness } from "./confirm.js";
 import { PaneProcess, type PaneProcessIds } from "./pane-process.js";
 import type { QuietClient } from "./quiet-client.js";
+
+/**
+ * How long after the probe a late find of the pane's process is tried (lookAt): tmux's child takes
+ * the pty as its controlling terminal after the fork, and on a loaded machine that can come after
+ * the probe (2 cores, both busy: 4 watches of 30 started right after `new-window`). A late find is
+ * as sound as one at the probe (pane-process.ts): a respawn in between leaves the probe's process
+ * dead or off its terminal, so the find fails, unless the kernel gave the new process the old pid,
+ * which it does only after handing out every other pid (pid_max, at least 32768): not in 250 ms.
+ */
+const LATE_FIND_MS = 250;
+/** The first late find's delay; each next one waits twice as long. */
+const LATE_FIND_FIRST_MS = 2;
 
 /** What a check found: still the same process, gone/exited, or a new process in the pane. */
 export type CheckResult = "alive" | "closed" | "respawned";
@@ -37,6 +49,8 @@ export class PaneLife {
   constructor(
     private readonly host: LifeHost,
     quiet: QuietClient | undefined,
+    /** Finds the pane's process in /proc (a seam: tests give a made-up one). */
+    private readonly find: (ids: PaneProcessIds) => Witness | undefined = (ids) => PaneProcess.find(ids),
   ) {
     this.confirmer = new Confirmer(
       {
@@ -54,9 +68,26 @@ export class PaneLife {
     );
   }
 
-  /** From now on output is confirmed by a look at /proc while that vouches for the process (Linux). */
+  /**
+   * From now on output is confirmed by a look at /proc while that vouches for the process (Linux).
+   * Called right after the probe that gave `ids`; a process not found yet is looked for again, at
+   * 2, 4, 8… ms, for LATE_FIND_MS (until then its output is confirmed by tmux).
+   */
   lookAt(ids: PaneProcessIds): void {
-    this.confirmer.useWitness(PaneProcess.find(ids));
+    const witness = this.find(ids);
+    if (witness) this.confirmer.useWitness(witness);
+    else this.findLater(ids, LATE_FIND_FIRST_MS, performance.now() + LATE_FIND_MS);
+  }
+
+  private findLater(ids: PaneProcessIds, delay: number, until: number): void {
+    if (performance.now() + delay > until) return;
+    const timer = setTimeout(() => {
+      if (!this.confirmer.active || this.respawned) return;
+      const witness = this.find(ids);
+      if (witness) this.confirmer.useWitness(witness);
+      else this.findLater(ids, delay * 2, until);
+    }, delay);
+    timer.unref();
   }
 
   /** Asks tmux, through the watching client, whether the pane is still alive and the same process. */
