@@ -50,10 +50,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   const env = Object.entries(options.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
   const args = ["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", String(options.cols ?? 80), "-y", String(options.rows ?? 24), ...env];
   if (options.command !== undefined) args.push(options.command);
-  if (LOG_DIR === undefined) await server.run(args);
-  else await execa(server.tmux, [...server.clientArgs(), "-vv", ...args], { cwd: LOG_DIR, stdin: "ignore" });
-  await server.sizeNewSession(`=${session}:`, options.cols ?? 80, options.rows ?? 24);
   let killed = false;
+  const stop = async (): Promise<void> => {
+    await server.run(["kill-server"]).catch(() => undefined);
+    rmSync(socketFile(name), { force: true });
+  };
   const test: TestServer = {
     server,
     name,
@@ -63,11 +64,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
       if (killed) return;
       killed = true;
       live.delete(test);
-      await server.run(["kill-server"]).catch(() => undefined);
-      rmSync(socketFile(name), { force: true });
+      await stop();
     },
   };
+  // Listed before it starts: a test that fails or times out while its server starts still has the
+  // server killed and its socket file removed (killAllServers in afterEach).
   live.add(test);
+  if (LOG_DIR === undefined) await server.run(args);
+  else await execa(server.tmux, [...server.clientArgs(), "-vv", ...args], { cwd: LOG_DIR, stdin: "ignore" });
+  if (killed) {
+    // The test ended (timed out) while new-session ran, and its servers were killed before this one
+    // was up: kill it now, or it would outlive the test.
+    await stop();
+    throw new Error(`tmux server ${name} started after its test's servers were killed (the test ended while it started)`);
+  }
+  await server.sizeNewSession(`=${session}:`, options.cols ?? 80, options.rows ?? 24);
   if (options.command === "sh") await promptShown(test);
   return test;
 }
