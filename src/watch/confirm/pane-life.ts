@@ -16,7 +16,8 @@ import type { QuietClient } from "./quiet-client.js";
  * the probe (2 cores, both busy: 4 watches of 30 started right after `new-window`). A late find is
  * as sound as one at the probe (pane-process.ts): a respawn in between leaves the probe's process
  * dead or off its terminal, so the find fails, unless the kernel gave the new process the old pid,
- * which it does only after handing out every other pid (pid_max, at least 32768): not in 250 ms.
+ * which it does only after handing out every other pid (pid_max: 32768 by default, 4194304 where
+ * systemd raises it), not within 250 ms.
  */
 const LATE_FIND_MS = 250;
 /** The first late find's delay; each next one waits twice as long. */
