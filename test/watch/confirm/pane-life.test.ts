@@ -1,7 +1,7 @@
 // A pane's process not yet on its terminal at the probe (a loaded machine, a pane just made): the
 // life looks for it again for a while, and from the first find on, its output is confirmed by
 // /proc instead of by tmux.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Witness } from "../../../src/watch/confirm/confirm.js";
 import { PaneLife, type LifeHost } from "../../../src/watch/confirm/pane-life.js";
 import type { PaneProcessIds } from "../../../src/watch/confirm/pane-process.js";
@@ -34,10 +34,11 @@ function setup(misses: number) {
 }
 
 describe("PaneLife: the pane's process found late", () => {
+  // The finds are timed: fake timers and clock, set before each life is made (setup reads the clock).
+  beforeEach(() => void vi.useFakeTimers({ toFake: ["setTimeout", "performance"] }));
   afterEach(() => void vi.useRealTimers());
 
   it("found at the probe: no look again, output confirmed by the witness", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "performance"] });
     const { life, finds, looks, delivered, asked } = setup(0);
     life.lookAt(IDS);
     life.confirmer.hold(Buffer.from("echo"));
@@ -50,7 +51,6 @@ describe("PaneLife: the pane's process found late", () => {
   });
 
   it("found on the third try (6 ms after the probe): tmux confirms until then, the witness after", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "performance"] });
     const { life, finds, looks, delivered, asked } = setup(2);
     life.lookAt(IDS);
     life.confirmer.hold(Buffer.from("early"));
@@ -68,7 +68,6 @@ describe("PaneLife: the pane's process found late", () => {
   });
 
   it("never found: looked for at 2, 4, 8… ms for 250 ms after the probe, then never again", () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "performance"] });
     const { life, finds } = setup(Infinity);
     life.lookAt(IDS);
     vi.advanceTimersByTime(10_000);
@@ -76,7 +75,6 @@ describe("PaneLife: the pane's process found late", () => {
   });
 
   it("stops looking once the watch is over (stopped, or the pane respawned)", () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "performance"] });
     const stopped = setup(Infinity);
     stopped.life.lookAt(IDS);
     vi.advanceTimersByTime(3);
