@@ -58,6 +58,8 @@ export class Confirmer implements Asker {
   private askingHere = false;
   private witness: Witness | undefined;
   private looking = false;
+  /** The waiting look's timer (lookAt), cleared when a caller's wait makes it look at once. */
+  private lookTimer: ReturnType<typeof setTimeout> | undefined;
   /** Output came since the waiting look's timer was last set (the flood goes on). */
   private heard = false;
   private lastLook = -Infinity;
@@ -104,11 +106,17 @@ export class Confirmer implements Asker {
     return this.gate.held;
   }
 
-  /** Resolves once every byte received so far is confirmed (handed on), or the watch stopped. */
+  /**
+   * Resolves once every byte received so far is confirmed (handed on), or the watch stopped. A look
+   * waiting for its interval is made now: its caller wants these bytes, and a look costs 25 µs (a
+   * flood's end reached the caller 2–4 ms later for the quiet wait: figure 1, 2026-12-05).
+   */
   confirmed(): Promise<void> {
     const upTo = this.gate.received;
     if (this.stopped || this.resolved >= upTo) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ upTo, resolve }));
+    const done = new Promise<void>((resolve) => this.waiters.push({ upTo, resolve }));
+    if (this.lookTimer !== undefined) this.look();
+    return done;
   }
 
   /** Live output: held until tmux confirms who wrote it. */
@@ -175,6 +183,7 @@ export class Confirmer implements Asker {
   /** No more confirmations: the watch was replaced or disposed. Held output is dropped. */
   stop(): void {
     this.stopped = true;
+    clearTimeout(this.lookTimer);
     this.closing = undefined;
     this.gate.takeAll();
     this.wakeWaiters();
@@ -230,12 +239,14 @@ export class Confirmer implements Asker {
   private lookAt(due: number): void {
     this.heard = false;
     const wait = due - performance.now();
-    if (wait <= QUIET_MS) setTimeout(() => this.look(), wait);
-    else setTimeout(() => (this.heard ? this.lookAt(due) : this.look()), QUIET_MS);
+    if (wait <= QUIET_MS) this.lookTimer = setTimeout(() => this.look(), wait);
+    else this.lookTimer = setTimeout(() => (this.heard ? this.lookAt(due) : this.look()), QUIET_MS);
   }
 
   /** The local look: covers what was received before it, as an ordered answer from tmux would. */
   private look(): void {
+    clearTimeout(this.lookTimer);
+    this.lookTimer = undefined;
     this.looking = false;
     if (this.stopped) return;
     this.lastLook = performance.now();

@@ -97,7 +97,7 @@ describe("Confirmer with a witness (/proc)", () => {
   });
 
   it("while output keeps coming, looks are at least 2 ms apart; the first after a pause is at once", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "performance"] });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     const { confirmer, delivered } = setup();
     const w = witness([true, true, true]);
     confirmer.useWitness(w);
@@ -121,7 +121,7 @@ describe("Confirmer with a witness (/proc)", () => {
 
   /** A chunk of output every millisecond for `ms`; the times of the looks, from the flood's start. */
   const flood = async (awaited: () => boolean, ms: number): Promise<{ looks: number[]; delivered: string[]; confirmer: Confirmer }> => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "performance"] });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     const { confirmer, delivered } = setup(awaited);
     const looks: number[] = [];
     const start = performance.now();
@@ -160,6 +160,17 @@ describe("Confirmer with a witness (/proc)", () => {
     expect(looks.at(-1)).toBe(44);
     expect(delivered.at(-1)).toBe(last);
     expect(delivered.join("")).toBe(Array.from({ length: 41 }, (_, t) => `${t};`).join(""));
+  });
+
+  it("a caller that waits for the output confirmed has the waiting look made at once, and the timer is spent", async () => {
+    const { looks, delivered, confirmer } = await flood(() => false, 41);
+    expect(looks).toEqual([0, 2, 6, 14, 30]); // the next would come at 44 (above)
+    const waiting = confirmer.confirmed();
+    expect(looks).toEqual([0, 2, 6, 14, 30, 41]);
+    expect(await settledSoon(waiting)).toBe(true);
+    expect(delivered.join("")).toBe(Array.from({ length: 41 }, (_, t) => `${t};`).join(""));
+    vi.advanceTimersByTime(20);
+    expect(looks).toHaveLength(6);
   });
 
   it("while a reader waits on the pane, looks stay 2 ms apart", async () => {
