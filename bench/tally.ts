@@ -4,7 +4,7 @@
 // Usage: npx tsx bench/tally.ts run1.json run2.json run3.json
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { itemsMet, judge } from "./goals.js";
+import { itemsMet, judge, mark } from "./goals.js";
 import type { Report } from "./lib/format.js";
 
 export function tally(reports: readonly Report[]): string {
@@ -14,7 +14,7 @@ export function tally(reports: readonly Report[]): string {
     for (const v of verdicts) {
       const key = `${v.id} ${v.text}`;
       const row = rows.get(key) ?? { id: v.id, text: v.text, cells: reports.map(() => "—") };
-      row.cells[run] = `${v.met ? "✓" : "✗"} ${v.shown}`;
+      row.cells[run] = `${mark(v)} ${v.shown}`;
       rows.set(key, row);
     }
   });
@@ -30,6 +30,8 @@ export function tally(reports: readonly Report[]): string {
     }
   }
   const summary = [...measured].map(([item, n]) => `item ${item}: met in ${items.get(item) ?? 0} of ${n} runs`);
+  const reasons = [...new Set(runs.flat().flatMap((v) => (v.uncounted === undefined ? [] : [`(✓)/(✗): ${v.uncounted}`])))];
+  if (reasons.length > 0) summary.push(...reasons);
   return [header, rule, ...lines, "", ...summary].join("\n");
 }
 
