@@ -38,12 +38,12 @@ const ratioAtLeast = (bound: number) => onRatio((value) => value >= bound);
 
 /**
  * Item 1's CPU goal as filed is below what xterm alone costs: the ″ rows' baseline, the decode-only
- * reader with xterm parsing every byte, took 3.0–4.0× the decode-only reader's CPU per MB in every
- * run on the 2-core VM (docs/benchmarks.md). It is restated against that reader, the floor of any
- * reader that renders the pane with xterm; ingest stays as filed (figure 1a met it).
+ * reader with xterm parsing every byte, took 3.0–5.2× the decode-only reader's CPU per MB in every
+ * run recorded on the 2-core VM (docs/benchmarks.md). It is restated against that reader, the floor
+ * of any reader that renders the pane with xterm. Ingest stays as filed: that reader's throughput
+ * reached the decode-only reader's on some streams, if not on most.
  */
-const CPU_AS_FILED =
-  "as filed, not counted: below xterm's own cost (the decode-only reader with xterm takes 3–4× the decode-only reader's CPU per MB); the ″ goal counts instead";
+const CPU_AS_FILED = "as filed: below xterm's own cost (the decode-only reader with xterm takes 3–5× the decode-only reader's CPU per MB); the ″ goal counts instead";
 
 const INGEST = ["1a", "1b", "1c"].flatMap((id): Goal[] => [
   { item: "1", id, text: "ingest ≥ 1.0× the decode-only reader", judge: ratioAtLeast(1) },
@@ -119,10 +119,9 @@ export function formatVerdicts(verdicts: readonly Verdict[]): string {
   const counted = verdicts.filter((v) => v.uncounted === undefined);
   const met = counted.filter((v) => v.met).length;
   const items = [...itemsMet(verdicts)].map(([item, ok]) => `item ${item} ${ok ? "met" : "not met"}`).join(", ");
-  const lines = counted.map((v) => `  ${mark(v)} ${v.id.padEnd(4)} ${v.text}: ${v.shown}`);
+  const line = (v: Verdict): string => `  ${mark(v)} ${v.id.padEnd(4)} ${v.text}: ${v.shown}`;
   const uncounted = verdicts.filter((v) => v.uncounted !== undefined);
   const reasons = [...new Set(uncounted.map((v) => v.uncounted))];
-  const shownOnly = uncounted.map((v) => `  ${mark(v)} ${v.id.padEnd(4)} ${v.text}: ${v.shown}`);
-  const after = uncounted.length > 0 ? [`Shown, not counted (${reasons.join("; ")}):`, ...shownOnly] : [];
-  return [`Issue 28's goals measured in this run: ${met} of ${counted.length} met (${items})`, ...lines, ...after].join("\n");
+  const after = uncounted.length > 0 ? [`Shown, not counted (${reasons.join("; ")}):`, ...uncounted.map(line)] : [];
+  return [`Issue 28's goals measured in this run: ${met} of ${counted.length} met (${items})`, ...counted.map(line), ...after].join("\n");
 }
