@@ -57,6 +57,10 @@ export function acceptConnection(socket: Socket, host: ConnectionHost): void {
       return;
     }
     stage = "serving";
+    // A shell command's end of the socket means it is gone (killed, or its terminal closed): it
+    // never ends its side while an answer is due. Its wait left running kept the reader's cursor
+    // when it ended, past output nobody saw. (A relay's end is its stdin's: what was read is answered.)
+    if (hello.endCancels === true) socket.once("end", () => void inner.close());
     gate = new ReaderGate(inner, host.readers, typeof hello.reader === "string" ? hello.reader : undefined, early);
     host.serve(hello, gate).catch((error: unknown) => {
       host.warn(`panescope: a connection could not be served: ${(error as Error).message}`);
@@ -81,6 +85,8 @@ export class ReaderGate implements Transport {
   started = false;
   /** Request id → the pane whose cursor its answer carries. */
   private readonly tracked = new Map<string | number, string>();
+  /** The client went away: no answer can reach it, so none may move its reader's cursors. */
+  private gone = false;
 
   constructor(
     private readonly inner: StdioTransport,
@@ -95,8 +101,13 @@ export class ReaderGate implements Transport {
     for (const message of this.early.splice(0)) this.incoming(message);
   }
 
-  /** The socket's transport closed: the MCP server closes, cancelling its calls. */
+  /**
+   * The socket's transport closed: the MCP server closes, which aborts its calls under way. An
+   * answer that comes anyway reaches nobody, and moves no cursor of the reader.
+   */
   ended(): void {
+    this.gone = true;
+    this.tracked.clear();
     this.onclose?.();
   }
 
@@ -105,6 +116,7 @@ export class ReaderGate implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if (this.gone) return Promise.resolve();
     const answer = message as Message;
     const pane = answer.id === undefined || answer.method !== undefined ? undefined : this.tracked.get(answer.id);
     if (pane !== undefined && answer.id !== undefined && this.reader !== undefined) {

@@ -47,7 +47,7 @@ export async function main(command: ShellCommand): Promise<number> {
   let connected: Awaited<ReturnType<typeof reachDaemon>>;
   try {
     const start = { choice: command.server, ...(command.idleMs === undefined ? {} : { idleMs: command.idleMs }) };
-    const hello = { reader: command.reader ?? defaultReader(env), maxWaitMs: MAX_WAIT_LIMIT_MS, ...(ownPane === undefined ? {} : { ownPane }) };
+    const hello = { reader: command.reader ?? defaultReader(env), maxWaitMs: MAX_WAIT_LIMIT_MS, endCancels: true, ...(ownPane === undefined ? {} : { ownPane }) };
     connected = await reachDaemon(paths, start, hello, READ_ONLY.has(command.tool) ? call : undefined);
   } catch (error) {
     say(messageOf(error));

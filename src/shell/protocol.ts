@@ -25,6 +25,12 @@ export interface Hello {
   ownPane?: CallerPane;
   readOnly?: boolean;
   maxWaitMs?: number;
+  /**
+   * The client's end of the connection means it has gone, and its calls under way are cancelled
+   * (a shell command: it never ends its side while an answer is due). Without it the end is only
+   * the end of the requests (a relay's stdin): they are answered, then the connection closes.
+   */
+  endCancels?: boolean;
 }
 
 export interface Welcome {

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { acceptConnection, ReaderGate, type ConnectionHost } from "../../src/daemon/connection.js";
 import { ReaderCursors } from "../../src/daemon/readers.js";
@@ -62,6 +63,86 @@ describe("the reader gate", () => {
     readers.set("me", "%2", "c");
     unnamed.g.incoming(call(1, "capture_since", { paneId: "%2" }));
     expect(argsOf(unnamed.received[0])).toEqual({ paneId: "%2" });
+  });
+});
+
+describe("a client that goes away mid-call", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "panescope-gone-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  /**
+   * A daemon's listener (half-open sockets, as the daemon's) whose MCP server is the SDK's, with a
+   * tools/call handler that waits until the test answers it: what a shell command's `wait` meets.
+   */
+  async function waitingDaemon(name: string, readers: ReaderCursors) {
+    const path = join(scratch, name);
+    const calls: Array<{ aborted: () => boolean; answer: (cursor: string) => void }> = [];
+    const ends: Array<() => void> = [];
+    const host: ConnectionHost = {
+      readers,
+      warn: () => undefined,
+      welcome: () => ({ protocol: PROTOCOL, version: "test", pid: 1, clients: 1, startedAt: 0 }),
+      serve: async (_hello, transport) => {
+        const server = new Server({ name: "test", version: "0" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(CallToolRequestSchema, (_request, extra) => new Promise((resolve) => calls.push({ aborted: () => extra.signal.aborted, answer: (cursor) => resolve({ content: [], structuredContent: { cursor } }) })));
+        await server.connect(transport);
+      },
+    };
+    const listener = createServer({ allowHalfOpen: true }, (socket) => {
+      // Registered before the connection's own listeners: runs first when the client's end comes.
+      socket.once("end", () => ends.shift()?.());
+      acceptConnection(socket, host);
+    });
+    await new Promise<void>((resolve) => listener.listen(path, resolve));
+    return { path, calls, ended: () => new Promise<void>((resolve) => ends.push(resolve)), close: () => listener.close() };
+  }
+
+  const wait = { method: "tools/call", params: { name: "wait_for", arguments: { paneId: "%3", pattern: "never" } } };
+
+  it("a shell command's hang-up cancels its wait, and the wait's late answer moves no cursor of its reader", async () => {
+    const readers = new ReaderCursors(undefined);
+    readers.set("me", "%3", "before");
+    const daemon = await waitingDaemon("killed.sock", readers);
+    const connection = await DaemonConnection.open(daemon.path);
+    const [welcome, answer] = connection.requests([{ method: HELLO, params: { protocol: PROTOCOL, version: "test", reader: "me", endCancels: true } }, wait]);
+    await welcome;
+    const ended = daemon.ended();
+    // What a killed client's socket shows the daemon: its end, after the call (the stream keeps order).
+    connection.socket.end();
+    await ended;
+    await new Promise((resolve) => setImmediate(resolve)); // the connection's own listeners run after the test's
+    expect(daemon.calls.map((call) => call.aborted())).toEqual([true]);
+    daemon.calls[0]?.answer("after");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(readers.get("me", "%3")).toBe("before");
+    await expect(answer).rejects.toThrow("the connection closed"); // the daemon closed its side, unanswered
+    daemon.close();
+  });
+
+  it("a relay's end (its stdin's) still has what it sent answered", async () => {
+    const daemon = await waitingDaemon("relay.sock", new ReaderCursors(undefined));
+    const connection = await DaemonConnection.open(daemon.path);
+    const [welcome, answer] = connection.requests([{ method: HELLO, params: { protocol: PROTOCOL, version: "test" } }, wait]);
+    await welcome;
+    const ended = daemon.ended();
+    connection.socket.end();
+    await ended;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(daemon.calls.map((call) => call.aborted())).toEqual([false]);
+    daemon.calls[0]?.answer("after");
+    expect((await answer)?.result?.structuredContent).toEqual({ cursor: "after" });
+    connection.close();
+    daemon.close();
+  });
+
+  it("an answer sent after the connection ended is dropped and keeps no cursor", async () => {
+    const { g, sent, readers } = gate("me");
+    readers.set("me", "%3", "before");
+    g.incoming(call(1, "wait_for", { paneId: "%3", pattern: "never" }));
+    g.ended();
+    await g.send(answer(1, { cursor: "after" }));
+    expect(sent).toEqual([]);
+    expect(readers.get("me", "%3")).toBe("before");
   });
 });
 
