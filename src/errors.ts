@@ -12,6 +12,7 @@ export type ErrorKind =
   | "aborted" // the caller's AbortSignal fired
   | "bad-input" // a caller argument is malformed (pane id, key name, number out of range)
   | "unknown-pane" // the pane does not exist on this server
+  | "pane-closed" // the pane's program has ended (its screen is kept): it takes no keys
   | "cursor-malformed" // a cursor that does not decode
   | "cursor-tampered" // a cursor whose authentication tag does not match
   | "cursor-other-pane" // a genuine cursor, but for a different pane than asked

@@ -44,7 +44,7 @@ function adviceFor(kind: ErrorKind, message: string, { serverArgs }: FailContext
     case "internal":
       return `${message}. This is a panescope bug; please report it. Other calls still work`;
     default:
-      // bad-input, unknown-pane, cursor-*, not-allowed, golden: their messages already say what to do.
+      // bad-input, unknown-pane, pane-closed, cursor-*, not-allowed, golden: their messages already say what to do.
       return message;
   }
 }

@@ -32,7 +32,7 @@ function statusOf(command: ShellCommand, structured: Record<string, unknown>): n
 }
 
 function errorStatus(kind: unknown): number {
-  if (kind === "unknown-pane") return EXIT.closed;
+  if (kind === "unknown-pane" || kind === "pane-closed") return EXIT.closed;
   if (kind === "bad-input") return EXIT.usage;
   return EXIT.failed;
 }

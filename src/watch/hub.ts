@@ -4,7 +4,7 @@
 // that answers capture_since from them. Settings are resolved once here (settings.ts).
 import { PanescopeError } from "../errors.js";
 import { decodeCursor, otherPane, socketTag, type CursorFields } from "../observe/cursor/codec.js";
-import type { Delta, MissedReason, ReadLimits } from "../observe/read/delta.js";
+import type { Delta, MissedReason, PaneExit, ReadLimits } from "../observe/read/delta.js";
 import type { PaneObserver } from "../observe/pane/observer.js";
 import { TmuxFormat } from "../tmux/format.js";
 import { samePane } from "../tmux/pane-id.js";
@@ -72,6 +72,18 @@ export class Hub {
   /** Resolves once what the pane had written is in its observer (Watch.caughtUp); at once for a pane not watched. */
   async caughtUp(paneId: string): Promise<void> {
     await this.started.get(validatePaneId(paneId))?.watch.caughtUp();
+  }
+
+  /**
+   * The pane's program ended, as its opener saw (open_pane's start check): its watch closes once
+   * what the pane wrote is in. Else a subscription says so, within a second (follow/subscriptions.ts),
+   * and reads in that second said the pane was open.
+   */
+  async paneEnded(paneId: string, exit: PaneExit): Promise<void> {
+    const watch = this.started.get(validatePaneId(paneId))?.watch;
+    if (!watch) return;
+    await watch.caughtUp();
+    watch.markClosed(exit);
   }
 
   /** Panes watched now, and whether each streams (for diagnostics and tests). */

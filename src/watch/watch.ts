@@ -2,7 +2,7 @@
 // client (pane-watch.ts) or polled with one-shot capture-pane (fallback/poll.ts). The hub only
 // looks watches up and hands them over; each kind decides for itself whether it still answers.
 import type { CursorFields } from "../observe/cursor/codec.js";
-import type { Delta, MissedReason, ReadLimits } from "../observe/read/delta.js";
+import type { Delta, MissedReason, PaneExit, ReadLimits } from "../observe/read/delta.js";
 import type { PaneObserver } from "../observe/pane/observer.js";
 import type { AuditStats } from "./audit/timer.js";
 
@@ -37,6 +37,8 @@ export interface Watch {
   waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits?: ReadLimits): Promise<Delta>;
   /** Asked before every read: whether this watch still answers for its pane (it may ask tmux). */
   revalidate(): Promise<Verdict>;
+  /** The pane's program ended, as one who saw it says: closed once the output received is in. */
+  markClosed(exit?: PaneExit): void;
   /** Stops watching and gives back what the watch holds (its control client lease). */
   dispose(): void;
 }

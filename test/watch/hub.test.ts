@@ -3,7 +3,7 @@
 // keeps the entry, the sweep that spares panes in use, and reads that go to the watch's own wait.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Delta } from "../../src/observe/read/delta.js";
+import type { Delta, PaneExit } from "../../src/observe/read/delta.js";
 import type { PaneObserver } from "../../src/observe/pane/observer.js";
 import { TmuxServer } from "../../src/tmux/server.js";
 import { Hub, type Starter } from "../../src/watch/hub.js";
@@ -18,6 +18,8 @@ class FakeWatch implements Watch {
   verdict: Verdict = ANSWERS;
   readonly auditStats = undefined;
   readonly reads: string[] = [];
+  /** caughtUp and markClosed calls, in order. */
+  readonly told: string[] = [];
   readonly observer: PaneObserver;
 
   constructor(
@@ -36,7 +38,12 @@ class FakeWatch implements Watch {
   waitForChange: Watch["waitForChange"];
 
   caughtUp(): Promise<void> {
+    this.told.push("caughtUp");
     return Promise.resolve();
+  }
+
+  markClosed(exit?: PaneExit): void {
+    this.told.push(`closed ${JSON.stringify(exit)}`);
   }
 
   revalidate(): Promise<Verdict> {
@@ -69,6 +76,16 @@ describe("Hub as a registry", () => {
     await Promise.all([hub.capture({ paneId: "%7" }), hub.capture({ paneId: "%07" }), hub.capture({ paneId: "%7" })]);
     expect(started.map((s) => s.paneId)).toEqual(["%7"]);
     expect(hub.watching).toEqual([{ paneId: "%7", streaming: true, closed: false, heals: 0 }]);
+    await hub.close();
+  });
+
+  it("told that a pane's program ended, closes its watch once caught up, and leaves panes not watched alone", async () => {
+    const { hub, started } = setup();
+    await hub.paneEnded("%4", { status: 0 });
+    expect(started).toEqual([]);
+    await hub.capture({ paneId: "%4" });
+    await hub.paneEnded("%04", { status: 3 });
+    expect(started[0]?.watch.told).toEqual(["caughtUp", 'closed {"status":3}']);
     await hub.close();
   });
 

@@ -152,6 +152,7 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
           throw new PanescopeError("command-failed", `the command could not start (exit status ${exitStatus}${said === "" ? "" : `: ${said}`}); the pane was closed. Check the command name and PATH`);
         }
         await requireStillThere(ctx, paneId);
+        if (exitStatus !== undefined) await ctx.hub.paneEnded(paneId, { status: exitStatus });
         const where = exists ? (input.split ? `split of session ${session}` : `new window of session ${session}`) : `new session ${session}`;
         const ended = exitStatus === undefined ? "" : `; the command already ended with exit status ${exitStatus} (its screen stays readable)`;
         return ok(

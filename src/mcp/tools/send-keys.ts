@@ -6,6 +6,8 @@
 // and see in one call.
 import { z } from "zod";
 import { isPanescopeError, PanescopeError } from "../../errors.js";
+import type { PaneObserver } from "../../observe/pane/observer.js";
+import { TmuxFormat } from "../../tmux/format.js";
 import { MAX_KEY_NAME_LENGTH } from "../../tmux/keys.js";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { outcomeLines, screenRowsOf } from "../outcome.js";
@@ -31,6 +33,21 @@ function rememberTyped(typed: Map<string, string>, paneId: string, cursor: strin
   if (typed.size > MAX_TYPED && oldest !== undefined) typed.delete(oldest);
 }
 export const MAX_KEYS = 100;
+
+const PANE_PID = new TmuxFormat({ pid: "pane_pid" });
+
+/**
+ * A pane whose program has ended takes no keys: said before anything is typed (tmux would take
+ * them and nothing would read them). Unless tmux shows another process there now: a respawn not
+ * yet reported to the watch, whose new program takes the keys.
+ */
+async function refuseEnded(ctx: Parameters<ToolRegistrar>[1], paneId: string, observer: PaneObserver): Promise<void> {
+  const now = await ctx.server.display(paneId, PANE_PID).catch(() => undefined);
+  if (now !== undefined && Number(now.pid) !== observer.identity.panePid) return;
+  const exit = observer.exitInfo;
+  const how = exit?.signal !== undefined ? ` (killed by signal ${exit.signal})` : exit?.status !== undefined ? ` (exit status ${exit.status})` : "";
+  throw new PanescopeError("pane-closed", `${paneId}'s program has ended${how}: nothing can be typed into it. Its screen stays readable; open_pane starts a new program, close_pane closes the pane`);
+}
 
 const DESCRIPTION = `Type into a pane. input: in order, tmux key names and {text} typed literally (never read as keys, commands or shell): ["Escape", {"text": ":wq"}, "Enter"]. Shorthand: text, then keys, then Enter if enter (each newline in text is then an Enter too). Keys: Enter Escape Tab BSpace Up Down Left Right Home End PageUp PageDown F1..F12 Space C-c M-x C-S-Up, or one character. No NUL (press C-Space).
 wait: then wait as wait_for (a screen pattern once the pane changed) and answer the outcome and all since just before the keys (or cursor) as capture_since. Else: a cursor from before the keys. Never types into panescope's own pane.`;
@@ -87,6 +104,7 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
         if (input.cursor !== undefined) await ctx.hub.resolvePane(input.paneId, input.cursor);
         const limits = limitsOf(input);
         const observer = await ctx.hub.observer(input.paneId).catch(() => undefined);
+        if (observer?.closed) await refuseEnded(ctx, input.paneId, observer);
         // Just before the keys: with a cursor and no wait, the answer is what came since it, up to here.
         const before = await (observer && (input.cursor !== undefined && !condition ? ctx.hub.capture({ cursor: input.cursor, limits }) : observer.read(undefined, { maxLines: 0 })))?.catch((error: unknown) => {
           if (input.cursor !== undefined) throw error; // a bad cursor is the caller's to fix

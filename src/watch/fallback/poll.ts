@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { isPanescopeError, PanescopeError } from "../../errors.js";
 import type { CursorFields } from "../../observe/cursor/codec.js";
-import { isEmpty, type Delta, type ReadLimits } from "../../observe/read/delta.js";
+import { isEmpty, type Delta, type PaneExit, type ReadLimits } from "../../observe/read/delta.js";
 import type { PaneObserver } from "../../observe/pane/observer.js";
 import type { ScreenState } from "../../observe/emulator/seed.js";
 import type { TmuxServer } from "../../tmux/server.js";
@@ -125,6 +125,10 @@ export class PollWatch implements Watch {
       const delta = await this.observer.waitForChange(cursor, state === "alive" ? slice : 0, signal, limits);
       if (cursor === undefined || !isEmpty(delta) || signal?.aborted === true || Date.now() >= deadline) return delta;
     }
+  }
+
+  markClosed(exit?: PaneExit): void {
+    this.observer.markClosed(exit);
   }
 
   dispose(): void {

@@ -133,6 +133,24 @@ describe("panescope wait and send", () => {
     expect(mine.stderr).toContain("%0 was not opened by panescope: pass --force to kill it anyway");
   });
 
+  it("a command that ended at once reads as closed at once, and takes no keys (3)", async () => {
+    const opened = await place.run(["open", "--json", "--", "sh", "-c", "echo fast"]);
+    expect(opened.exitCode, opened.stderr).toBe(0);
+    const { paneId, exitStatus } = JSON.parse(opened.stdout) as { paneId: string; exitStatus?: number };
+    // open watches 400 ms for a command that ends at once; where `echo` took longer (a very busy
+    // machine), the end is first asked of tmux, as a reader without open's word has it.
+    if (exitStatus === undefined) expect((await place.run(["wait", paneId, "--closed", "--timeout", "20000"])).exitCode).toBe(0);
+    const read = await place.run(["read", paneId, "--as", "quick"]);
+    expect(read.stdout).toContain("fast");
+    expect(read.stdout).toContain("closed: exit status 0");
+    expect(read.exitCode).toBe(3);
+    const sent = await place.run(["send", paneId, "--as", "quick", "--text", "hi"]);
+    expect(sent.exitCode).toBe(3);
+    expect(sent.stderr).toContain(`${paneId}'s program has ended (exit status 0): nothing can be typed into it`);
+    expect(sent.stderr).toContain("panescope open starts a new program");
+    expect((await place.run(["close", paneId])).exitCode).toBe(0);
+  });
+
   it("every call went through one daemon, which holds one control client", async () => {
     expect(place.daemons()).toHaveLength(1);
     const clients = await tmux.run(["list-clients", "-F", "#{client_control_mode}"]);
