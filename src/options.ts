@@ -236,12 +236,6 @@ function serverOf(parsed: Parsed, env: Env): TmuxServerOptions {
   return serverSelection(flags, env, (what) => usageError("mcp", what));
 }
 
-/** The tmux server flags (-L, -S, --tmux) and their environment, for commands parsed elsewhere (record). */
-export function serverOptions(values: { socket?: string | undefined; "socket-path"?: string | undefined; tmux?: string | undefined }, env: Env): TmuxServerOptions {
-  const given = Object.entries(values).filter((entry): entry is [OptionName, string] => entry[1] !== undefined);
-  return serverOf({ values: Object.fromEntries(given), positionals: [] }, env);
-}
-
 function mcpOptions(parsed: Parsed, env: Env): McpOptions {
   const flagWait = stringOf(parsed, "max-wait-ms");
   const envWait = envValue(env, "PANESCOPE_MAX_WAIT_MS");

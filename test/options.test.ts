@@ -114,7 +114,7 @@ describe("the mcp command", () => {
     [["--socket", "--read-only"], "--socket needs a value"],
     [["--socket="], "--socket needs a value"],
     [["--read-only=yes"], '--read-only takes no value, got "yes"'],
-    [["--max-wait-ms", "-1"], "--max-wait-ms needs a value"],
+    [["--max-wait-ms", "-1"], '--max-wait-ms needs a value: --max-wait-ms N (a value that starts with "-" goes after "=": --max-wait-ms=-1)'],
     [["--max-wait-ms", "1e9"], "--max-wait-ms must be a whole number"],
     [["--max-wait-ms", "abc"], "--max-wait-ms must be a whole number"],
     [["frobnicate"], 'unknown command "frobnicate": the commands are mcp, demo, golden'],

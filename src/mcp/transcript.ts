@@ -1,6 +1,8 @@
 // `panescope mcp --transcript FILE`: every tools/call and its answer appended to FILE as one JSON
 // line (start time, duration, tool, arguments, the result with isError, or the protocol error), so
-// a person can see afterwards what an agent asked and saw. Loaded only when the flag is given.
+// a person can see afterwards what an agent asked and saw. A line is written as its call finishes,
+// numbered in the order calls started (`panescope report` puts them back in that order). Loaded
+// only when the flag is given.
 
 import { openSync, writeSync, closeSync } from "node:fs";
 import { performance } from "node:perf_hooks";

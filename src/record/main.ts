@@ -1,8 +1,10 @@
 // `panescope record`: watches one pane in-process (its own TmuxServer and Hub, as the MCP server
 // builds them) and writes what it shows as an asciicast v2 file, line by line, so a recording cut
-// short by a kill is still a valid cast up to its last event.
+// short by a kill is still a valid cast up to its last event. The file is opened only once the
+// pane is found: a recording that cannot start leaves no file, and an old one as it was.
 import { closeSync, openSync, writeSync } from "node:fs";
-import { isPanescopeError, messageOf } from "../errors.js";
+import { dirname, join } from "node:path";
+import { isPanescopeError, messageOf, PanescopeError } from "../errors.js";
 import type { Env } from "../options.js";
 import { TmuxServer } from "../tmux/server.js";
 import { CastRecorder } from "../evidence/recorder.js";
@@ -14,6 +16,25 @@ async function paneTerm(server: TmuxServer): Promise<string> {
   return term || "tmux-256color";
 }
 
+/** The cast's file, for writing; a path that cannot be written is a bad-input error that says what to do. */
+function openCast(path: string): number {
+  try {
+    return openSync(path, "w");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const fix =
+      code === "ENOENT" ? `the folder ${dirname(path)} does not exist: create it, or name a file in a folder that does`
+      : code === "EISDIR" ? `it is a folder: name a file in it (-o ${join(path, "pane.cast")})`
+      : `${messageOf(error)}: name a file in a folder you can write`;
+    throw new PanescopeError("bad-input", `cannot write the cast to ${path}: ${fix}`, { cause: error });
+  }
+}
+
+/** The line said on stderr when a recording ends. */
+export function summary(paneId: string, output: string, events: number, seconds: number, why: string): string {
+  return `recorded ${paneId} to ${output}: ${events} event${events === 1 ? "" : "s"} in ${seconds.toFixed(1)} s (${why})`;
+}
+
 /** Records until the pane closes, the duration passes or `stop` aborts; resolves with a summary line. */
 export async function record(options: RecordOptions, stop: AbortSignal): Promise<string> {
   const server = new TmuxServer(options.server);
@@ -21,17 +42,22 @@ export async function record(options: RecordOptions, stop: AbortSignal): Promise
   const { Hub } = await import("../watch/hub.js");
   const { pollProbe } = await import("../watch/fallback/poll.js");
   const hub = new Hub({ server, warn: (line) => void process.stderr.write(`${line}\n`) });
-  const fd = openSync(options.output, "w");
-  const started = performance.now();
+  let fd: number | undefined;
   let ended: (why: string) => void = () => undefined;
   const end = new Promise<string>((resolve) => (ended = resolve));
   try {
+    // The server, the pane and its screen first: a recording that cannot start writes no file and
+    // leaves one of that name as it was.
     const paneId = await hub.resolvePane(options.paneId, undefined);
     const observer = await hub.observer(paneId);
     const term = await paneTerm(server);
+    const cast = openCast(options.output);
+    fd = cast;
+    const started = performance.now();
     const recorder = new CastRecorder({
       clock: () => performance.now() / 1000,
-      sink: (line) => void writeSync(fd, line),
+      // One write per event, as it comes: a recording cut short by a kill is valid up to there.
+      sink: (line) => void writeSync(cast, line),
       header: { timestamp: Math.floor(Date.now() / 1000), env: { TERM: term } },
       widthOf: observer.widthPolicy?.widthOf,
       onGap: (reason) => {
@@ -55,11 +81,33 @@ export async function record(options: RecordOptions, stop: AbortSignal): Promise
     clearTimeout(timer);
     untap();
     recorder.end();
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    return `recorded ${paneId} to ${options.output}: ${recorder.count} events in ${seconds} s (${why})`;
+    return summary(paneId, options.output, recorder.count, (performance.now() - started) / 1000, why);
   } finally {
-    closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
     await hub.close();
+  }
+}
+
+/**
+ * What went wrong, worded as the shell commands word their errors (`error (kind): …`): naming the
+ * commands to run next on the server given, not the MCP tools that the hub's messages name.
+ */
+export function failure(error: unknown, options: RecordOptions): string {
+  return isPanescopeError(error) ? `error (${error.kind}): ${advice(error, options)}` : messageOf(error);
+}
+
+function advice(error: PanescopeError, { server, paneId }: RecordOptions): string {
+  const flags = server.socketPath !== undefined ? ` -S ${server.socketPath}` : server.socketName !== undefined ? ` -L ${server.socketName}` : "";
+  const where = flags === "" ? "the default tmux server" : `the tmux server of${flags}`;
+  switch (error.kind) {
+    case "no-server":
+      return `${where} is not running: start it with \`tmux${flags} new-session -d\`, or name another with -L NAME or -S PATH`;
+    case "unknown-pane":
+      return paneId === undefined
+        ? `${where} has no active pane: name one (\`panescope list${flags}\` shows the panes there are)`
+        : `no pane ${paneId} on ${where}: \`panescope list${flags}\` shows the panes there are`;
+    default:
+      return error.message;
   }
 }
 
@@ -69,6 +117,7 @@ export async function run(argv: readonly string[], env: Env): Promise<number> {
   try {
     options = parseRecord(argv, env);
   } catch (error) {
+    // A usage error, worded with its fix and the help to read (as other commands print theirs).
     process.stderr.write(`panescope: ${messageOf(error)}\n`);
     return 2;
   }
@@ -86,7 +135,7 @@ export async function run(argv: readonly string[], env: Env): Promise<number> {
     process.stderr.write(`panescope: ${await record(options, stop.signal)}\n`);
     return 0;
   } catch (error) {
-    process.stderr.write(`panescope: ${isPanescopeError(error) ? `${error.kind}: ` : ""}${messageOf(error)}\n`);
+    process.stderr.write(`panescope: ${failure(error, options)}\n`);
     return 2;
   } finally {
     process.off("SIGINT", abort);

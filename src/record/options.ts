@@ -1,8 +1,8 @@
 // `panescope record` options: the pane, the output file, how long, and which tmux server (the same
-// -L/-S/--tmux flags and environment as the MCP server). Pure: argv and env in, options out.
-import { parseArgs } from "node:util";
+// -L/-S/--tmux flags and environment as the MCP server). Read with the option model every command
+// shares (options/model.ts), so its refusals are worded as theirs are. Pure: argv and env in, options out.
 import { PanescopeError } from "../errors.js";
-import { serverOptions, type Env } from "../options.js";
+import { optionLine, readTokens, SERVER_OPTIONS, serverSelection, valueOf, type Env, type OptionSpec } from "../options/model.js";
 import type { TmuxServerOptions } from "../tmux/server.js";
 
 export interface RecordOptions {
@@ -14,17 +14,20 @@ export interface RecordOptions {
   duration?: number;
 }
 
+const O = {
+  output: { short: "o", value: "FILE", help: "where to write the cast (required)" },
+  duration: { value: "S", help: "stop after S seconds" },
+  ...SERVER_OPTIONS,
+  help: { short: "h", help: "this help" },
+} as const satisfies Record<string, OptionSpec>;
+
 export const RECORD_HELP = [
   "usage: panescope record [PANE] -o FILE.cast [--duration S] [-L NAME | -S PATH] [--tmux PATH]",
   "Record a pane as an asciicast v2 file (asciinema play FILE.cast, or asciinema-player), from its screen now",
   "until it closes, Ctrl-C (SIGINT/SIGTERM) or the duration. Output panescope missed is marked (m events).",
   "",
   "options:",
-  "  -o, --output FILE        where to write the cast (required)",
-  "      --duration S         stop after S seconds",
-  "  -L, --socket NAME        the tmux server of `tmux -L NAME`; env PANESCOPE_SOCKET",
-  "  -S, --socket-path PATH   the tmux server of `tmux -S PATH`; env PANESCOPE_SOCKET_PATH",
-  "      --tmux PATH          the tmux binary (default: tmux on PATH); env PANESCOPE_TMUX",
+  ...(["output", "duration", "socket", "socket-path", "tmux"] as const).map((name) => optionLine(name, O[name])),
   "PANE: a pane id such as %3 (default: tmux's active pane). Exit status: 0 recorded, 2 usage or tmux errors.",
 ].join("\n");
 
@@ -34,32 +37,16 @@ function bad(what: string): PanescopeError {
 
 /** The options of `panescope record …` (argv after "record"), or "help". */
 export function parseRecord(argv: readonly string[], env: Env): RecordOptions | "help" {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: {
-        output: { type: "string", short: "o" },
-        duration: { type: "string" },
-        socket: { type: "string", short: "L" },
-        "socket-path": { type: "string", short: "S" },
-        tmux: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    throw bad(error instanceof Error ? error.message.split("\n")[0] ?? "bad options" : "bad options");
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return "help";
-  if (positionals.length > 1) throw bad(`panescope record takes one pane, got ${positionals.join(" ")}`);
-  if (values.output === undefined || values.output === "") throw bad("-o FILE is required: where to write the cast");
-  let duration: number | undefined;
-  if (values.duration !== undefined) {
-    duration = Number(values.duration);
-    if (!/^\d+(\.\d+)?$/.test(values.duration) || duration <= 0) throw bad(`--duration takes seconds above 0, got ${JSON.stringify(values.duration)}`);
-  }
-  const server = serverOptions({ socket: values.socket, "socket-path": values["socket-path"], tmux: values.tmux }, env);
-  return { server, output: values.output, ...(positionals[0] === undefined ? {} : { paneId: positionals[0] }), ...(duration === undefined ? {} : { duration }) };
+  const tokens = readTokens(argv, O, {}, bad, "panescope record");
+  if (tokens.help) return "help";
+  const [paneId, ...extra] = tokens.positionals;
+  if (extra.length > 0) throw bad(`panescope record takes one pane, got ${tokens.positionals.join(" ")}`);
+  if (paneId !== undefined && !/^%\d+$/.test(paneId)) throw bad(`a pane is %N (e.g. %3; panescope list shows them), got ${JSON.stringify(paneId)}`);
+  const output = valueOf(tokens, "output");
+  if (output === undefined) throw bad("-o FILE is required: where to write the cast");
+  const given = valueOf(tokens, "duration");
+  const duration = given === undefined ? undefined : Number(given);
+  if (given !== undefined && (!/^\d+(\.\d+)?$/.test(given) || duration === 0)) throw bad(`--duration takes seconds above 0, got ${JSON.stringify(given)}`);
+  const server = serverSelection({ socket: valueOf(tokens, "socket"), socketPath: valueOf(tokens, "socket-path"), tmux: valueOf(tokens, "tmux") }, env, bad);
+  return { server, output, ...(paneId === undefined ? {} : { paneId }), ...(duration === undefined ? {} : { duration }) };
 }

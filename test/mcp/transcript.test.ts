@@ -75,6 +75,27 @@ describe("panescope report", () => {
     expect(html).toContain("Content-Security-Policy");
   });
 
+  it("shows the calls in the order they started, though their lines were written as each finished", () => {
+    const text = [
+      // One run: a slow wait (1) finished after two quick reads (2, 3); then the server ran again.
+      entry(2, { tool: "capture_since" }),
+      entry(3, { tool: "list_panes" }),
+      entry(1, { tool: "wait_for" }),
+      entry(2, { tool: "capture_pane" }),
+      entry(1, { tool: "send_keys" }),
+    ].join("\n");
+    const { entries } = parseTranscript(text);
+    expect(entries.map((e) => [e.seq, e.tool])).toEqual([
+      [1, "wait_for"],
+      [2, "capture_since"],
+      [3, "list_panes"],
+      [1, "send_keys"],
+      [2, "capture_pane"],
+    ]);
+    const html = renderTranscript({ entries, skipped: [] }, "s.jsonl");
+    expect([...html.matchAll(/data-tool="(\w+)"/g)].map((m) => m[1])).toEqual(["wait_for", "capture_since", "list_panes", "send_keys", "capture_pane"]);
+  });
+
   it("writes the page beside the transcript and says where", async () => {
     const transcript = join(dir, "one.jsonl");
     await writeFile(transcript, `${entry(1, { result: { content: [] } })}\n`);

@@ -32,9 +32,17 @@ describe("panescope record options", () => {
     expect(refusal(["%3"])).toMatch(/-o FILE is required/);
     expect(refusal(["%3", "-o", "a", "--duration", "0"])).toMatch(/--duration takes seconds above 0/);
     expect(refusal(["%3", "%4", "-o", "a"])).toMatch(/one pane/);
-    expect(refusal(["%3", "-o", "a", "--bogus"])).toMatch(/bogus/);
+    expect(refusal(["%3", "-o", "a", "--bogus"])).toBe("unknown option --bogus for panescope record (see panescope record --help)");
     expect(refusal(["-o", "a", "-L", "x", "-S", "y"])).toMatch(/both name a tmux server/);
     expect(refusal(["%3"])).toMatch(/panescope record --help/);
+  });
+
+  it("words a refusal as the other commands do: a pane is %N, and a negative duration goes after \"=\"", () => {
+    expect(refusal(["1", "-o", "a"])).toBe('a pane is %N (e.g. %3; panescope list shows them), got "1" (see panescope record --help)');
+    expect(refusal(["%3", "-o", "a", "--duration", "-1"])).toBe('--duration needs a value: --duration S (a value that starts with "-" goes after "=": --duration=-1) (see panescope record --help)');
+    expect(refusal(["%3", "-o", "a", "--duration=-1"])).toBe('--duration takes seconds above 0, got "-1" (see panescope record --help)');
+    expect(refusal(["%3", "-o", "a", "--duration", "--socket", "x"])).toMatch(/^--duration needs a value/);
+    expect(refusal(["%3", "-o", "a", "--duration", "1", "--duration", "2"])).toMatch(/given twice/);
   });
 
   it("--help is the help docs/cli.md shows", () => {

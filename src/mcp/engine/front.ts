@@ -37,6 +37,10 @@ function engineFile(): URL {
 
 /** Serves MCP on stdio as mcp/main.ts does; resolves with the exit code once the client has gone. */
 export async function serve(options: McpOptions): Promise<number> {
+  // A transcript that cannot be written is refused here, before the handshake is answered and the
+  // engine starts, as in one thread (mcp/main.ts): a usage error (exit 2), not a failed engine.
+  // The engine opens the file for itself; this only checks that it can.
+  if (options.transcript !== undefined) (await import("../transcript.js")).Transcript.open(options.transcript, () => undefined).close();
   const words = sharedStdoutWords();
   const stdout = new FrontStdout(words);
   const write = (line: string): void => stdout.write(line);

@@ -13,10 +13,29 @@ export interface ParsedTranscript {
 
 function isEntry(value: unknown): value is TranscriptEntry {
   const v = value as Partial<TranscriptEntry> | null;
-  return typeof v === "object" && v !== null && typeof v.tool === "string" && typeof v.start === "string" && typeof v.ms === "number";
+  return typeof v === "object" && v !== null && typeof v.seq === "number" && typeof v.tool === "string" && typeof v.start === "string" && typeof v.ms === "number";
 }
 
-/** Every line that is an entry; a line that is not (a crash mid-write, an edit) is skipped and counted. */
+/**
+ * The calls in the order they started. A line is written when its call finishes (a slow wait after
+ * a later read), numbered `seq` in the order it started; a file appended to by several runs of the
+ * server holds one run of numbers each, and a number seen again begins the next run.
+ */
+function inStartOrder(entries: readonly TranscriptEntry[]): TranscriptEntry[] {
+  const runs: TranscriptEntry[][] = [[]];
+  let seen = new Set<number>();
+  for (const entry of entries) {
+    if (seen.has(entry.seq)) {
+      runs.push([]);
+      seen = new Set();
+    }
+    seen.add(entry.seq);
+    runs.at(-1)?.push(entry);
+  }
+  return runs.flatMap((run) => run.sort((a, b) => a.seq - b.seq));
+}
+
+/** Every line that is an entry, in the order the calls started; a line that is not (a crash mid-write, an edit) is skipped and counted. */
 export function parseTranscript(text: string): ParsedTranscript {
   const entries: TranscriptEntry[] = [];
   const skipped: number[] = [];
@@ -30,7 +49,7 @@ export function parseTranscript(text: string): ParsedTranscript {
       skipped.push(i + 1);
     }
   });
-  return { entries, skipped };
+  return { entries: inStartOrder(entries), skipped };
 }
 
 interface Content {

@@ -1,6 +1,8 @@
 // `panescope record` as a person runs it (the built dist/cli.js): it ends by itself when the pane
-// closes, or on Ctrl-C (SIGINT), with a valid cast and a summary line on stderr.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+// closes, or on Ctrl-C (SIGINT), with a valid cast and a summary line on stderr; a recording that
+// cannot start writes nothing, and says what to do.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
@@ -13,8 +15,9 @@ const dir = mkdtempSync(join(tmpdir(), "panescope-record-cli-"));
 afterEach(() => killAllServers());
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function recordCli(test: TestServer, pane: string, file: string) {
-  return execa(process.execPath, [CLI, "record", pane, "-o", file, "-L", test.name], { reject: false, timeout: 30_000, stdin: "ignore" });
+function recordCli(test: TestServer | string, pane: string, file: string, ...more: string[]) {
+  const server = typeof test === "string" ? test : test.name;
+  return execa(process.execPath, [CLI, "record", ...(pane === "" ? [] : [pane]), "-o", file, "-L", server, ...more], { reject: false, timeout: 30_000, stdin: "ignore" });
 }
 
 async function started(file: string): Promise<void> {
@@ -35,7 +38,7 @@ describe("panescope record (command line)", () => {
     await test.run(["send-keys", "-t", pane, "-l", "exit\n"]);
     const result = await run;
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toMatch(new RegExp(`recorded ${pane} to .*closes\\.cast: \\d+ events in [\\d.]+ s \\(${pane} closed`));
+    expect(result.stderr).toMatch(new RegExp(`recorded ${pane} to .*closes\\.cast: \\d+ events? in [\\d.]+ s \\(${pane} closed`));
     const output = parseCast(readFileSync(file, "utf8")).events.map((e) => e[2]).join("");
     expect(output).toContain("last words");
   });
@@ -51,5 +54,32 @@ describe("panescope record (command line)", () => {
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toMatch(/\(stopped\)/);
     expect(parseCast(readFileSync(file, "utf8")).header).toMatchObject({ version: 2, width: 40, height: 5 });
+  });
+
+  it("a pane that is not there: exit 2, the file of that name left as it was, and panescope list named", { timeout: 60_000 }, async () => {
+    const test = await startServer({ cols: 40, rows: 5, command: "sh", env: { PS1: "$ " } });
+    const file = join(dir, "keep.cast");
+    writeFileSync(file, "an earlier recording\n");
+    const result = await recordCli(test, "%999", file, "--duration", "5");
+    expect(result.exitCode).toBe(2);
+    expect(readFileSync(file, "utf8")).toBe("an earlier recording\n");
+    expect(result.stderr).toBe(`panescope: error (unknown-pane): no pane %999 on the tmux server of -L ${test.name}: \`panescope list -L ${test.name}\` shows the panes there are`);
+  });
+
+  it("no tmux server on -L NAME: exit 2, no file made, and how to start that server", { timeout: 60_000 }, async () => {
+    const name = `panescope-none-${process.pid}-${randomBytes(4).toString("hex")}`; // never started
+    const file = join(dir, "never.cast");
+    const result = await recordCli(name, "", file);
+    expect(result.exitCode).toBe(2);
+    expect(existsSync(file)).toBe(false);
+    expect(result.stderr).toContain(`start it with \`tmux -L ${name} new-session -d\``);
+  });
+
+  it("-o in a folder that does not exist: exit 2, saying so", { timeout: 60_000 }, async () => {
+    const test = await startServer({ cols: 40, rows: 5, command: "sh", env: { PS1: "$ " } });
+    const file = join(dir, "no-such-folder", "x.cast");
+    const result = await recordCli(test, "", file, "--duration", "5");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(`panescope: error (bad-input): cannot write the cast to ${file}: the folder ${join(dir, "no-such-folder")} does not exist: create it, or name a file in a folder that does`);
   });
 });

@@ -62,4 +62,14 @@ describe("panescope mcp --transcript, then panescope report", () => {
     expect(page).toContain("transcript-42");
     expect(page).toContain("3 calls, 1 answered with an error");
   });
+
+  it("refuses a transcript it cannot write with exit 2 and the same one line, with or without the engine thread", async () => {
+    const file = join(dir, "no-such-folder", "t.jsonl");
+    const run = (...flags: string[]) => execa(process.execPath, [CLI, "--socket", test.name, ...flags, "--transcript", file], { reject: false, input: "", timeout: 30_000 });
+    const [engine, single] = await Promise.all([run(), run("--single-thread")]);
+    const said = `panescope: --transcript ${file}: cannot open it for appending (ENOENT: no such file or directory, open '${file}'); name a file in a folder you can write`;
+    expect([engine.exitCode, engine.stderr]).toEqual([2, said]);
+    expect([single.exitCode, single.stderr]).toEqual([2, said]);
+  });
 });
+
