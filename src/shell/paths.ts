@@ -9,7 +9,7 @@ import { PanescopeError } from "../errors.js";
 import { tmuxEnv } from "../tmux/env.js";
 
 const { chmodSync, lstatSync, mkdirSync } = fs;
-const { dirname, isAbsolute, join } = pathOps;
+const { dirname, isAbsolute, join, resolve } = pathOps;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -37,9 +37,12 @@ function uid(): number {
   return process.getuid?.() ?? 0;
 }
 
-/** The socket tmux itself would use: -S, else -L in $TMUX_TMPDIR/tmux-UID, else $TMUX's, else "default". */
+/**
+ * The socket tmux itself would use: -S (a relative path from here, as tmux takes it: the daemon
+ * runs elsewhere), else -L in $TMUX_TMPDIR/tmux-UID, else $TMUX's, else "default".
+ */
 export function tmuxSocketOf(choice: ServerChoice, env: Env): string {
-  if (choice.socketPath !== undefined) return choice.socketPath;
+  if (choice.socketPath !== undefined) return resolve(choice.socketPath);
   const base = join(env.TMUX_TMPDIR || "/tmp", `tmux-${uid()}`);
   if (choice.socketName !== undefined) return join(base, choice.socketName);
   // tmux without -L/-S inside a pane talks to that pane's server.

@@ -14,6 +14,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe("the daemon's paths", () => {
   it("follow tmux's own choice of socket: -S, -L in TMUX_TMPDIR, $TMUX inside a pane, else default", () => {
     expect(tmuxSocketOf({ socketPath: "/run/t.sock" }, {})).toBe("/run/t.sock");
+    // Relative, as tmux -S takes it: from the command's directory (the daemon it starts runs elsewhere).
+    expect(tmuxSocketOf({ socketPath: "here.sock" }, {})).toBe(join(process.cwd(), "here.sock"));
     expect(tmuxSocketOf({ socketName: "work" }, { TMUX_TMPDIR: "/var/t" })).toBe(`/var/t/tmux-${uid}/work`);
     expect(tmuxSocketOf({}, { TMUX: "/tmp/tmux-5/a,b,1234,0" })).toBe("/tmp/tmux-5/a,b");
     expect(tmuxSocketOf({}, {})).toBe(`/tmp/tmux-${uid}/default`);
