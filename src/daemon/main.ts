@@ -6,6 +6,7 @@
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { lstatSync, unlinkSync } from "node:fs";
 import type { DaemonOptions } from "../options/shell.js";
+import { isPanescopeError } from "../errors.js";
 import { version } from "../version.js";
 import { daemonPaths, requireTrustedDir, type DaemonPaths } from "../shell/paths.js";
 import { PROTOCOL, type Welcome } from "../shell/protocol.js";
@@ -63,6 +64,15 @@ export async function main(options: DaemonOptions): Promise<number> {
   const paths = daemonPaths(options.server, process.env);
   requireTrustedDir(paths.dir);
   const observer = new SharedObserver({ ...options.server, socketPath: paths.tmuxSocket }, (line) => log(line), options.maxPanes);
+  // A tmux that cannot run (a mistyped --tmux) would fail every call of every client until the idle
+  // exit, and a later command's --tmux could not replace it: exit before ready, saying why (the
+  // command that started the daemon prints it), so the next command starts one with its own tmux.
+  const tmux = await observer.server.requireSupported().catch((error: unknown) => error);
+  if (isPanescopeError(tmux, "tmux-missing") || isPanescopeError(tmux, "tmux-unsupported")) {
+    log(tmux.message);
+    await observer.close();
+    return 2;
+  }
   const readers = new ReaderCursors(paths.readers, log);
   const sockets = new Set<Socket>();
   const startedAt = Date.now();

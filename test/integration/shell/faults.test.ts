@@ -140,6 +140,18 @@ describe("the daemon's faults", () => {
     expect(place.daemons()).toHaveLength(1);
   });
 
+  it("a daemon that cannot run its tmux (a mistyped --tmux) exits before it is ready: the command says why, and the next starts a working one", async () => {
+    const { place } = await setUp();
+    const wrong = await place.run(["list", "--tmux", "/nonexistent/tmux"]);
+    expect(wrong.exitCode).toBe(4);
+    expect(wrong.stderr).toContain('the daemon exited (status 2) before it was ready');
+    expect(wrong.stderr).toContain('cannot run "/nonexistent/tmux"');
+    expect(place.daemons()).toHaveLength(0);
+    const right = await place.run(["list"]);
+    expect(right.exitCode, right.stderr).toBe(0);
+    expect(right.stdout).toContain("%0");
+  });
+
   it("twenty commands at once against no daemon start exactly one", async () => {
     const { place } = await setUp();
     const runs = await Promise.all(Array.from({ length: 20 }, (_, i) => place.start(["read", "%0", "--as", `r${i}`])));
