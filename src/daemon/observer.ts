@@ -9,6 +9,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { MAX_WAIT_LIMIT_MS } from "../options/model.js";
 import { connectRouted } from "../mcp/request-route.js";
 import { createServer, sharedToolState, type CreateServerOptions, type SharedToolState } from "../mcp/server.js";
+import { TypedKeys, TypedStore } from "../mcp/typed-keys.js";
 import type { Hello } from "../shell/protocol.js";
 import { canonicalPaneId } from "../tmux/pane-id.js";
 import { TmuxServer, type TmuxServerOptions } from "../tmux/server.js";
@@ -18,6 +19,12 @@ import { Hub } from "../watch/hub.js";
 const MAX_SPARES = 8;
 
 type Policy = Pick<CreateServerOptions, "readOnly" | "maxWaitMs" | "ownPane">;
+
+/** A connection's MCP server, and its view of the keys typed (named for its caller when it connects). */
+interface Built {
+  mcp: McpServer;
+  typed: TypedKeys;
+}
 
 /** What a hello asks of its connection's server, checked: a caller's values are never trusted as is. */
 function policyOf(hello: Hello): Policy {
@@ -31,7 +38,10 @@ export class SharedObserver {
   readonly server: TmuxServer;
   readonly hub: Hub;
   private readonly state: SharedToolState;
-  private readonly spares = new Map<string, McpServer>();
+  /** Every connection's last keys, by caller (typed-keys.ts). */
+  private readonly typed = new TypedStore();
+  private readonly spares = new Map<string, Built>();
+  private connections = 0;
   private closed = false;
 
   constructor(options: TmuxServerOptions, warn: (line: string) => void, maxPanes?: number) {
@@ -49,7 +59,11 @@ export class SharedObserver {
     // The next spare is built once this connection ends: built at once, it held this call's answer
     // (the call arrives right after the hello). Set before connect: the SDK keeps and calls it.
     transport.onclose = () => setImmediate(() => this.stock(key, policy));
-    await connectRouted(spare ?? this.build(policy), transport);
+    const built = spare ?? this.build(policy);
+    // Whose keys its send_keys remembers and its waits heed: a shell command's reader (each of its
+    // commands is a connection of its own), else this connection alone (a relay's whole MCP session).
+    built.typed.caller = typeof hello.reader === "string" ? `reader ${hello.reader}` : `connection ${++this.connections}`;
+    await connectRouted(built.mcp, transport);
   }
 
   async close(): Promise<void> {
@@ -59,8 +73,9 @@ export class SharedObserver {
     await this.state.regex.close();
   }
 
-  private build(policy: Policy): McpServer {
-    return createServer({ hub: this.hub, server: this.server, shared: this.state, ...policy });
+  private build(policy: Policy): Built {
+    const typed = new TypedKeys(this.typed);
+    return { mcp: createServer({ hub: this.hub, server: this.server, shared: { ...this.state, typed }, ...policy }), typed };
   }
 
   private stock(key: string, policy: Policy): void {

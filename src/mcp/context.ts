@@ -7,6 +7,7 @@ import type { Hub } from "../watch/hub.js";
 import type { OwnPane } from "./own-pane.js";
 import type { RegexRunner } from "./regex-runner.js";
 import type { FailContext } from "./results.js";
+import type { TypedKeys } from "./typed-keys.js";
 
 export type ToolName = "capture_since" | "capture_pane" | "list_panes" | "wait_for" | "send_keys" | "open_pane" | "close_pane";
 
@@ -56,8 +57,8 @@ export interface ToolContext {
   regex: RegexRunner;
   /** Panes opened through open_pane, by id. */
   opened: Map<string, OpenedPane>;
-  /** A cursor from just before the last keys send_keys sent, by pane (wait.ts: not the old prompt). */
-  typed: Map<string, string>;
+  /** A cursor from just before the last keys this caller sent, by pane (wait.ts: not the old prompt). */
+  typed: TypedKeys;
   /** For error advice: how this server is named on a tmux command line. */
   failContext: FailContext;
 }

@@ -21,7 +21,10 @@ export function outcomeLines(decided: Decided, condition: { timeoutMs: number; t
   const readiness = decided.readiness && readinessLine(decided.readiness);
   if (decided.outcome === "ready") return readiness ? [readiness] : [];
   if (decided.outcome !== "timeout") return [];
-  const tested = condition.raw && condition.pattern !== undefined ? `; tested the raw output since the cursor (${decided.rawChars} characters)` : "";
+  const tested =
+    condition.raw && condition.pattern !== undefined ? `; tested the raw output since the cursor (${decided.rawChars} characters)`
+    : decided.untested ? `; the screen was not tested: ${decided.delta.paneId} has not changed since the keys sent to it from here (the screen they found is not their answer)`
+    : "";
   const lines = [`nothing matched within ${condition.timeoutMs} ms${condition.timeoutCapped ? " (the server's cap)" : ""}${tested}`, ...(readiness ? [readiness] : [])];
   if (screenRows && screenRows.length > 0) lines.push("the screen as displayed (blank rows left out):", ...cut, ...rowsOf(screenRows));
   else lines.push("the screen is blank");

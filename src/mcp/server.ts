@@ -9,6 +9,7 @@ import { type OpenedPane, type ToolContext, type ToolRegistrar } from "./context
 import type { OwnPane } from "./own-pane.js";
 import { RegexRunner } from "./regex-runner.js";
 import { fail } from "./results.js";
+import { TypedKeys } from "./typed-keys.js";
 import { listingHost } from "./tool-list.js";
 import { skipResultRecheck, type ToolCallHandler } from "./unchecked-results.js";
 import { registerCapturePane } from "./tools/capture-pane.js";
@@ -45,7 +46,7 @@ export function sharedToolState(matchBudgetMs?: number): SharedToolState {
   return {
     regex: new RegexRunner(matchBudgetMs === undefined ? {} : { budgetMs: matchBudgetMs }),
     opened: new Map<string, OpenedPane>(),
-    typed: new Map<string, string>(),
+    typed: new TypedKeys(),
   };
 }
 

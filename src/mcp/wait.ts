@@ -103,6 +103,8 @@ export interface Decided {
   rawChars: number;
   /** A wait on `ready`: what the last look at the pane's process said (and on what evidence). */
   readiness?: Readiness;
+  /** A screen pattern never tested: the pane had not changed since the caller's keys (Target.typed). */
+  untested?: boolean;
   /** The answer: everything since the target's start, read when the outcome was decided. */
   delta: Delta;
   /** The screen as displayed at the same moment (the match's rows and the timeout's are from it). */
@@ -118,6 +120,7 @@ interface Waiting {
   found?: Found;
   rawChars: number;
   readiness?: Readiness;
+  untested?: boolean;
 }
 
 /**
@@ -168,7 +171,7 @@ export async function waitOn(ctx: ToolContext, targets: readonly Target[], condi
     const outcomeRows = outcome === "timeout" ? nonBlank(shown) : (found?.screen?.rows ?? []);
     const kept = reserve === undefined ? outcomeRows : applyLimits(outcomeRows, "", { maxBytes: reserve }).rows;
     if (found?.screen) found = { screen: { ...found.screen, rows: kept } };
-    return { index, outcome, ...(found ? { found } : {}), rawChars: waiting.rawChars, ...(waiting.readiness ? { readiness: waiting.readiness } : {}), delta, shown, outcomeRows: kept, outcomeRowsCut: outcomeRows.length - kept.length };
+    return { index, outcome, ...(found ? { found } : {}), rawChars: waiting.rawChars, ...(waiting.readiness ? { readiness: waiting.readiness } : {}), ...(waiting.untested ? { untested: true } : {}), delta, shown, outcomeRows: kept, outcomeRowsCut: outcomeRows.length - kept.length };
   }
 }
 
@@ -234,7 +237,8 @@ async function waitOne(ctx: ToolContext, target: Target, condition: Condition, d
   for (;;) {
     const found = await test();
     const now = Date.now();
-    const result = (outcome: Outcome): Waiting => ({ outcome, ...(found ? { found } : {}), rawChars: state.raw.length, ...(looked ? { readiness: looked } : {}) });
+    const untested = pattern !== undefined && !condition.raw && !state.changed;
+    const result = (outcome: Outcome): Waiting => ({ outcome, ...(found ? { found } : {}), rawChars: state.raw.length, ...(looked ? { readiness: looked } : {}), ...(untested ? { untested } : {}) });
     if (found) return result("matched");
     const quiet = quietMs !== undefined && now - quietSince >= quietMs;
     if (quiet && condition.quietMs !== undefined) {

@@ -23,15 +23,6 @@ import { conditionFields, conditionOf, waitOn } from "../wait.js";
 export { literalFor } from "../typing.js";
 
 export const MAX_TEXT_CHARS = 16 * 1024;
-/** Panes whose last keys are remembered for wait_for (the oldest forgotten first). */
-const MAX_TYPED = 256;
-
-function rememberTyped(typed: Map<string, string>, paneId: string, cursor: string): void {
-  typed.delete(paneId);
-  typed.set(paneId, cursor);
-  const oldest = typed.keys().next().value;
-  if (typed.size > MAX_TYPED && oldest !== undefined) typed.delete(oldest);
-}
 export const MAX_KEYS = 100;
 
 const PANE_PID = new TmuxFormat({ pid: "pane_pid" });
@@ -118,7 +109,7 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
           }
           throw error;
         });
-        if (before) rememberTyped(ctx.typed, input.paneId, before.cursor);
+        if (before) ctx.typed.remember(input.paneId, before.cursor);
         const sent = { paneId: input.paneId, typedChars: typing.typedChars, keys: typing.keys, enter };
         const said = `sent to ${input.paneId}: ${typing.summary}`;
         if (!observer || !before) return ok(sent, said);

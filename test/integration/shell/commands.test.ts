@@ -95,6 +95,22 @@ describe("panescope wait and send", () => {
     expect((await place.run(["read", "%0", "--as", "interrupted"])).exitCode).toBe(0);
   });
 
+  it("keys one reader typed keep that reader's wait from taking the old screen, and no other reader's", async () => {
+    const opened = await place.run(["open", "--", "sh", "-c", "echo READY; stty -echo; exec cat"]);
+    expect(opened.exitCode, opened.stderr).toBe(0);
+    const paneId = opened.stdout;
+    // cat waits for input with echo off: a key changes nothing on the screen.
+    expect((await place.run(["wait", paneId, "--as", "b", "--ready", "--timeout", "20000"])).exitCode).toBe(0);
+    expect((await place.run(["send", paneId, "--as", "typist", "--text", "a"])).exitCode).toBe(0);
+    const other = await place.run(["wait", paneId, "--as", "d", "--for", "^READY$", "--timeout", "20000"]);
+    expect(other.exitCode, other.stdout).toBe(0);
+    // The typist's own wait: READY was there before its key, and nothing has changed since.
+    const own = await place.run(["wait", paneId, "--as", "typist", "--for", "^READY$", "--timeout", "300"]);
+    expect(own.exitCode, own.stdout).toBe(1);
+    expect(own.stdout).toContain(`the screen was not tested: ${paneId} has not changed since the keys sent to it from here`);
+    expect((await place.run(["close", paneId])).exitCode).toBe(0);
+  });
+
   it("wait exits 1 when it times out", async () => {
     const waited = await place.run(["wait", "%0", "--as", "timer", "--for", "^never-printed$", "--timeout", "200"]);
     expect(waited.exitCode).toBe(1);
