@@ -287,7 +287,7 @@ export function parseCommand(argv: readonly string[], env: Env, stdinIsTTY = fal
     const topic = first === "help" ? rest[0] : undefined;
     if (topic === undefined) return { kind: "help", text: topHelp() };
     if (isShellCommand(topic)) return { kind: "help", text: shellHelp(topic) };
-    if (!(COMMANDS as readonly string[]).includes(topic)) throw usageError("mcp", `no help on "${topic}": the commands are ${[...COMMANDS, ...SHELL_COMMANDS].join(", ")}`);
+    if (!(COMMANDS as readonly string[]).includes(topic)) throw usageError("mcp", `no help on "${topic}": the commands are ${[...COMMANDS, "record", ...SHELL_COMMANDS].join(", ")}`);
     return { kind: "help", text: commandHelp(topic as CommandName) };
   }
   if (first === "--version" || first === "-V") {
@@ -307,7 +307,7 @@ export function parseCommand(argv: readonly string[], env: Env, stdinIsTTY = fal
     const [word] = parsed.positionals;
     throw usageError(
       command,
-      named === undefined ? `unknown command "${word}": the commands are ${[...COMMANDS, ...SHELL_COMMANDS].join(", ")} (a command comes first)` : `panescope ${command} takes no arguments, got "${word}"`,
+      named === undefined ? `unknown command "${word}": the commands are ${[...COMMANDS, "record", ...SHELL_COMMANDS].join(", ")} (a command comes first)` : `panescope ${command} takes no arguments, got "${word}"`,
     );
   }
   switch (command) {

@@ -117,7 +117,7 @@ describe("the mcp command", () => {
     [["--max-wait-ms", "-1"], '--max-wait-ms needs a value: --max-wait-ms N (a value that starts with "-" goes after "=": --max-wait-ms=-1)'],
     [["--max-wait-ms", "1e9"], "--max-wait-ms must be a whole number"],
     [["--max-wait-ms", "abc"], "--max-wait-ms must be a whole number"],
-    [["frobnicate"], 'unknown command "frobnicate": the commands are mcp, demo, golden'],
+    [["frobnicate"], 'unknown command "frobnicate": the commands are mcp, demo, golden, report, record, read'],
     [["mcp", "extra"], 'panescope mcp takes no arguments, got "extra"'],
     [["--version", "x"], "--version takes nothing after it"],
   ])("refuses %j: %s", (argv, message) => {

@@ -79,13 +79,18 @@ function glyphAttrs(style: CellStyle | undefined): string {
   return attrs;
 }
 
-/** The tspans of one style run: narrow cells together, each wide cell alone (pinned to 2 cells). */
-function tspans(cells: Cell[], seg: Segment, cw: number): string {
+/**
+ * The tspans of one style run: narrow cells together, each wide cell alone (pinned to 2 cells).
+ * `text` spans the row's text, from its first to past its last non-blank cell.
+ */
+function tspans(cells: Cell[], seg: Segment, cw: number, text: { from: number; to: number }): string {
   const decorated = seg.style?.underline === true || seg.style?.strikethrough === true;
   const inRun = cells.filter((c) => c.col >= seg.start && c.col < seg.end);
-  // Blanks at a run's ends show nothing unless a line is drawn under or through them.
-  while (!decorated && inRun.length > 0 && inRun[0]?.text === " ") inRun.shift();
-  while (!decorated && inRun.length > 0 && inRun[inRun.length - 1]?.text === " ") inRun.pop();
+  // Blanks before and after the row's text show nothing unless a line is drawn under or through
+  // them. Those between its words stay, in whichever run: copied text keeps its spaces (a run that
+  // began with one lost it, and "RED <&>" in two colours was copied as "RED<&>").
+  while (!decorated && inRun.length > 0 && inRun[0]?.text === " " && (inRun[0]?.col ?? 0) < text.from) inRun.shift();
+  while (!decorated && inRun.length > 0 && inRun[inRun.length - 1]?.text === " " && (inRun[inRun.length - 1]?.col ?? 0) >= text.to) inRun.pop();
   const attrs = glyphAttrs(seg.style);
   const out: string[] = [];
   let group: Cell[] = [];
@@ -128,7 +133,9 @@ export function screenToSvg(snapshot: ScreenSnapshot, options: SvgOptions = {}):
         backgrounds.push(`<rect x="${round(seg.start * cw)}" y="${row * ch}" width="${round((seg.end - seg.start) * cw)}" height="${ch}" fill="${bg}"/>`);
       }
     }
-    const spans = runs.map((seg) => tspans(cells, seg, cw)).join("");
+    const words = cells.filter((c) => c.text !== " ");
+    const text = { from: words[0]?.col ?? 0, to: (words.at(-1)?.col ?? -1) + (words.at(-1)?.width ?? 1) };
+    const spans = runs.map((seg) => tspans(cells, seg, cw, text)).join("");
     if (spans !== "") texts.push(`<text y="${row * ch + baseline}">${spans}</text>`);
   }
   const marks = merged(options.highlight ?? []).map(

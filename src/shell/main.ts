@@ -10,7 +10,8 @@ import { callerPane, defaultReader } from "./reader.js";
 import { reachDaemon } from "./start.js";
 import { inShellWords } from "./words.js";
 
-export const EXIT = { done: 0, timedOut: 1, usage: 2, closed: 3, failed: 4, interrupted: 130 } as const;
+/** Stopped by a signal: 128 + its number, as a shell reports it (SIGINT 130, SIGTERM 143). */
+export const EXIT = { done: 0, timedOut: 1, usage: 2, closed: 3, failed: 4, interrupted: 130, terminated: 143 } as const;
 
 /** Tools that change nothing in tmux: their call rides with the hello, and sending one twice is harmless (start.ts). */
 const READ_ONLY: ReadonlySet<ShellCommand["tool"]> = new Set(["capture_since", "wait_for", "list_panes"]);
@@ -33,7 +34,8 @@ function statusOf(command: ShellCommand, structured: Record<string, unknown>): n
 
 function errorStatus(kind: unknown): number {
   if (kind === "unknown-pane" || kind === "pane-closed") return EXIT.closed;
-  if (kind === "bad-input") return EXIT.usage;
+  // A cursor that does not decode, or is another pane's or server's: the caller's to fix.
+  if (kind === "bad-input" || (typeof kind === "string" && kind.startsWith("cursor-"))) return EXIT.usage;
   return EXIT.failed;
 }
 
@@ -54,9 +56,9 @@ export async function main(command: ShellCommand): Promise<number> {
     return EXIT.failed;
   }
   const { connection, welcome, answer: sent } = connected;
-  let interrupted = false;
-  const interrupt = (): void => {
-    interrupted = true;
+  let interrupted: number | undefined;
+  const interrupt = (signal: NodeJS.Signals): void => {
+    interrupted = signal === "SIGTERM" ? EXIT.terminated : EXIT.interrupted;
     connection.cancel();
   };
   process.once("SIGINT", interrupt);
@@ -70,7 +72,7 @@ export async function main(command: ShellCommand): Promise<number> {
     }
     result = (answer.result ?? {}) as ToolResult;
   } catch (error) {
-    if (interrupted) return EXIT.interrupted;
+    if (interrupted !== undefined) return interrupted;
     say(`the daemon (pid ${welcome.pid}) went away during the call (${messageOf(error)}): run the command again; a new daemon starts, and a reader's next answer says missed (restarted)`);
     return EXIT.failed;
   } finally {

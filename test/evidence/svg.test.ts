@@ -65,6 +65,12 @@ describe("SVG screenshots", () => {
     expect(a).toBe(b);
   });
 
+  it("copied, a row keeps the spaces between its words whatever their colours, and none around them", async () => {
+    const svg = screenToSvg(await snapshotOf("  \x1b[31mRED\x1b[0m <&>\x1b[32m x \x1b[0m  "));
+    const text = /<text [^>]*>(.*?)<\/text>/.exec(svg)?.[1]?.replace(/<[^>]+>/g, "");
+    expect(text).toBe("RED &lt;&amp;&gt; x");
+  });
+
   it("an underlined run keeps its blanks so the line runs under them", async () => {
     const svg = screenToSvg(await snapshotOf("\x1b[4m a  \x1b[0m"));
     expect(svg).toContain('<tspan x="0" textLength="33.6" text-decoration="underline"> a  </tspan>');

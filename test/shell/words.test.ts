@@ -19,5 +19,9 @@ describe("inShellWords", () => {
     expect(inShellWords("%3 was not opened by panescope: pass `force: true` to kill it anyway")).toBe("%3 was not opened by panescope: pass --force to kill it anyway");
     expect(inShellWords("read %0 with it, or omit `cursor` to start watching %1")).toBe("read %0 with it, or omit --cursor to start watching %1");
     expect(inShellWords("pass a regular expression, or use `quietMs` or `closed: true`")).toBe("pass a regular expression, or use --quiet MS or --closed");
+    // A refused value's message names the argument bare, and where it is as `(at NAME)`.
+    expect(inShellWords("invalid arguments for wait_for: quietMs must be at least 1 (at quietMs)")).toBe("invalid arguments for panescope wait: --quiet must be at least 1 (at --quiet)");
+    expect(inShellWords("session must be 1-64 letters, digits, _ or - (at session)")).toBe("session must be 1-64 letters, digits, _ or - (at --session)");
+    expect(inShellWords("a session named work, maxLinesX")).toBe("a session named work, maxLinesX");
   });
 });

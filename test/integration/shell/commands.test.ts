@@ -62,6 +62,10 @@ describe("panescope read", () => {
 
     const nothing = await place.run(["read", "%0", "--as", "script"]);
     expect(nothing.stdout).toContain("no change");
+    // A cursor that is not one is the caller's to fix: a usage error.
+    const garbage = await place.run(["read", "%0", "--cursor", "garbage"]);
+    expect(garbage.exitCode).toBe(2);
+    expect(garbage.stderr).toContain("error (cursor-malformed)");
   });
 
   it("prints usage errors with exit status 2 and each command's --help", async () => {
@@ -86,13 +90,18 @@ describe("panescope wait and send", () => {
     expect(sent.stdout.lastIndexOf("one-done")).toBeLessThan(sent.stdout.lastIndexOf("two-done"));
   });
 
-  it("an interrupted call (SIGINT) cancels its wait in the daemon and exits 130", async () => {
+  it("an interrupted call cancels its wait in the daemon and exits 130 (SIGINT) or 143 (SIGTERM)", async () => {
     const waiting = place.start(["send", "%0", "--as", "interrupted", "--text", "echo inter-$((3*3))", "--wait-for", "^never-printed$", "--timeout", "600000"]);
     await waitFor(async () => (await tmux.run(["capture-pane", "-p", "-t", "%0"])).some((line) => line.includes("inter-$((3*3))")), 20_000, "the typed marker");
     waiting.kill("SIGINT");
     expect((await waiting).exitCode).toBe(130);
     // The daemon is still there and answers the next call.
     expect((await place.run(["read", "%0", "--as", "interrupted"])).exitCode).toBe(0);
+    // SIGTERM: 143, as a shell reports a command it ended.
+    const terminated = place.start(["send", "%0", "--as", "interrupted", "--text", "echo term-$((4*4))", "--wait-for", "^never-printed$", "--timeout", "600000"]);
+    await waitFor(async () => (await tmux.run(["capture-pane", "-p", "-t", "%0"])).some((line) => line.includes("term-$((4*4))")), 20_000, "the typed marker");
+    terminated.kill("SIGTERM");
+    expect((await terminated).exitCode).toBe(143);
   });
 
   it("keys one reader typed keep that reader's wait from taking the old screen, and no other reader's", async () => {
