@@ -71,7 +71,42 @@ export interface Launched {
   died: string;
 }
 
-export async function launchPane(options: PaneSessionOptions): Promise<Launched> {
+// Launches not yet discarded, so an interrupted run can remove them (discardLiveLaunches): those
+// still starting, and those started with how to discard each.
+const starting = new Set<Promise<Launched>>();
+const started = new Map<Launched, () => Promise<void>>();
+let stopped = false;
+
+/**
+ * How an interrupted run discards this launch, instead of discardLaunch alone: a session closes its
+ * Hub first. Its control client's `attach-session` starts a server when none runs, so one racing
+ * kill-server brought a socket file back (tmux 3.3a, SIGINT 0.2 s into a run: about 1 in 30).
+ */
+export function discardWith(launched: Launched, discard: () => Promise<void>): void {
+  if (started.has(launched)) started.set(launched, discard);
+}
+
+/** Starts the program's private server; the launch is live until discardLaunch. */
+export function launchPane(options: PaneSessionOptions): Promise<Launched> {
+  if (stopped) return Promise.reject(new PanescopeError("golden", "the run is stopping: no scenario starts any more"));
+  const launch = startLaunch(options);
+  starting.add(launch);
+  void launch.catch(() => undefined).finally(() => starting.delete(launch));
+  return launch;
+}
+
+/**
+ * Discards every live launch, and refuses new ones: for a run that is interrupted. A launch still
+ * starting is let finish first (its tmux commands have time limits): killed mid-way, its server
+ * could still come up after the kill.
+ */
+export async function discardLiveLaunches(): Promise<void> {
+  stopped = true;
+  await Promise.allSettled([...starting]);
+  await Promise.all([...started.values()].map((discard) => discard()));
+}
+
+async function startLaunch(options: PaneSessionOptions): Promise<Launched> {
   const name = `panescope-golden-${process.pid}-${randomBytes(4).toString("hex")}`;
   const tmux = options.tmux ?? "tmux";
   const server = new TmuxServer({ socketName: name, tmux });
@@ -121,7 +156,9 @@ export async function launchPane(options: PaneSessionOptions): Promise<Launched>
     const launched = format.parseOne(lines);
     if (launched === undefined) throw new PanescopeError("protocol", "tmux did not report the new pane");
     const { paneId, windowId, socket } = launched;
-    return { server, paneId, windowId, socket: socket === "" ? undefined : socket, home, gate, died };
+    const result = { server, paneId, windowId, socket: socket === "" ? undefined : socket, home, gate, died };
+    started.set(result, () => discardLaunch(result));
+    return result;
   } catch (error) {
     await server.run(["kill-server"]).catch(() => undefined);
     await rm(home, { recursive: true, force: true });
@@ -131,7 +168,12 @@ export async function launchPane(options: PaneSessionOptions): Promise<Launched>
 
 /** Kills the server and removes what the launch made (socket file, HOME). Safe after a kill. */
 export async function discardLaunch(launched: Launched): Promise<void> {
-  await launched.server.run(["kill-server"]).catch(() => undefined);
-  if (launched.socket !== undefined) await rm(launched.socket, { force: true });
-  await rm(launched.home, { recursive: true, force: true });
+  // Live until removed: an interrupt meanwhile discards it again (harmlessly) rather than exit midway.
+  try {
+    await launched.server.run(["kill-server"]).catch(() => undefined);
+    if (launched.socket !== undefined) await rm(launched.socket, { force: true });
+    await rm(launched.home, { recursive: true, force: true });
+  } finally {
+    started.delete(launched);
+  }
 }

@@ -3,11 +3,12 @@
 // (scenarios). A tape with errors is reported (every error, file:line) and the others still run.
 
 import { readdir, readFile, stat } from "node:fs/promises";
-import { basename, dirname, extname, isAbsolute, join, relative } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { isPanescopeError, messageOf } from "../errors.js";
 import type { GoldenOptions } from "../options.js";
 import { TmuxServer } from "../tmux/server.js";
 import { wantColour } from "./diff-colour.js";
+import { discardLiveLaunches } from "./launch.js";
 import { GoldenReporter, indent } from "./reporter.js";
 import { writeGoldenReport } from "./report/write.js";
 import { runTape, type TapeResult } from "./run.js";
@@ -52,7 +53,10 @@ export async function findTapes(paths: string[]): Promise<string[]> {
     if (info.isDirectory()) await walk(path, found);
     else found.push(path);
   }
-  const tapes = [...new Set(found)];
+  // `g/x.tape` and `./g/x.tape` are one tape: kept once, as first spelled.
+  const byPath = new Map<string, string>();
+  for (const path of found) if (!byPath.has(resolve(path))) byPath.set(resolve(path), path);
+  const tapes = [...byPath.values()];
   if (tapes.length === 0) throw new UsageError(`no *.tape files under ${paths.join(", ")}`);
   return tapes;
 }
@@ -116,8 +120,66 @@ async function saveEvidence(reportDir: string | undefined, results: TapeResult[]
   else if (casts !== "") io.out(`recordings: ${casts}`);
 }
 
-/** The `golden` face of the CLI: 0 all passed, 1 some failed, 2 usage or tape errors (the rest still ran). */
+/** Exit statuses of a run stopped before its end: 128 + SIGINT, SIGTERM, SIGPIPE. */
+const STOPPED = { interrupt: 130, terminate: 143, pipe: 141 } as const;
+
+/** A run stopped before its end: from then on it says nothing, and it exits once the scenario is removed. */
+interface Stop {
+  /** Set once stopped: the scenario's removal, which ends in process.exit. */
+  exiting?: Promise<void>;
+  /** Ends the live progress line, if any (set once the reporter exists). */
+  abandon: () => void;
+}
+
+/** One tape, its progress and its PASS/FAIL block; a scenario that throws is a failed result. */
+async function runOne(tape: Tape, options: GoldenOptions, ci: boolean, record: boolean, reporter: GoldenReporter): Promise<TapeResult> {
+  let result: TapeResult;
+  reporter.start(tape.path);
+  try {
+    result = await runTape(tape, { update: options.update, ci, checkTmux: options.checkTmux, tmux: options.tmux, record, onStep: (step) => reporter.step(step) });
+  } catch (error) {
+    result = { path: tape.path, snapshots: [], error: `${tape.path}: ${messageOf(error)}`, passed: false, ms: 0 };
+  }
+  reporter.finish(result);
+  return result;
+}
+
+/**
+ * The `golden` face of the CLI: 0 all passed, 1 some failed, 2 usage or tape errors (the rest still
+ * ran). Ctrl-C, SIGTERM or a reader gone (`| head -1`: EPIPE) end the run at once, the running
+ * scenario removed first, with 128 + the signal as a shell reports it (SIGPIPE for the reader).
+ */
 export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Promise<number> {
+  const stop: Stop = { abandon: () => undefined };
+  const stopWith = (status: number): void => {
+    if (stop.exiting !== undefined) return;
+    if (status !== STOPPED.pipe) stop.abandon();
+    stop.exiting = discardLiveLaunches().finally(() => process.exit(status));
+  };
+  const onInterrupt = (): void => stopWith(STOPPED.interrupt);
+  const onTerminate = (): void => stopWith(STOPPED.terminate);
+  const onReaderGone = (): void => stopWith(STOPPED.pipe);
+  // From the first line, before any tmux runs: execa's signal-exit, when it is the only listener,
+  // re-sends the signal, and that was lost at times (4 of 48 SIGINTs 0.16–0.22 s after start let a
+  // 20 s tape run to its end). On, not once, for the same reason (see src/record/main.ts).
+  process.on("SIGINT", onInterrupt);
+  process.on("SIGTERM", onTerminate);
+  process.stdout.on("error", onReaderGone);
+  // Once stopping, nothing more is said: not the FAIL of the scenario being removed.
+  const say = (print: (text: string) => void) => (text: string): void => void (stop.exiting === undefined && print(text));
+  const quiet: GoldenIo = { ...io, out: say(io.out), err: say(io.err), ...(io.write === undefined ? {} : { write: say(io.write) }) };
+  try {
+    const status = await run(options, quiet, stop);
+    if (stop.exiting !== undefined) await stop.exiting;
+    return status;
+  } finally {
+    process.off("SIGINT", onInterrupt);
+    process.off("SIGTERM", onTerminate);
+    process.stdout.off("error", onReaderGone);
+  }
+}
+
+async function run(options: GoldenOptions, io: GoldenIo, stop: Stop): Promise<number> {
   let loaded: { tapes: Tape[]; broken: BrokenTape[] };
   try {
     loaded = await loadTapes(await findTapes(options.paths));
@@ -132,6 +194,7 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
   const tty = io.tty === true;
   const columns = process.stdout.columns;
   const reporter = new GoldenReporter({ out: io.out, write: io.write ?? (() => undefined), tty: tty && io.write !== undefined, colour: wantColour(io.env, tty), ...(columns ? { columns } : {}) });
+  stop.abandon = () => reporter.abandon();
   for (const tape of broken) io.out(`FAIL ${tape.path} (tape errors)\n${indent(tape.message)}`);
   if (options.listStale) {
     // A broken tape's snapshots are unknown: its goldens would all look stale.
@@ -158,15 +221,11 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
   const record = options.record || options.report !== undefined;
   const results: TapeResult[] = [];
   for (const tape of tapes) {
-    let result: TapeResult;
-    reporter.start(tape.path);
-    try {
-      result = await runTape(tape, { update: options.update, ci, checkTmux: options.checkTmux, tmux: options.tmux, record, onStep: (step) => reporter.step(step) });
-    } catch (error) {
-      result = { path: tape.path, snapshots: [], error: `${tape.path}: ${messageOf(error)}`, passed: false, ms: 0 };
-    }
-    reporter.finish(result);
-    results.push(result);
+    // A stopped run ends in process.exit once the scenario is removed (main): start no other.
+    if (stop.exiting !== undefined) await stop.exiting;
+    results.push(await runOne(tape, options, ci, record, reporter));
+  }
+  for (const result of results) {
     if (result.passed) passed++;
     else failed++;
   }

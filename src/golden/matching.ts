@@ -1,9 +1,12 @@
 // How steps read a screen: whether rows show a `wait` match, and a screen framed for an error
-// message (blank rows and trailing spaces visible). Pure.
+// message (blank rows visible). Pure.
 
 import type { TextMatch } from "./tape.js";
 
-/** The rows as `wait` sees them: joined with "\n", trailing blanks removed. */
+/** How `wait` reads the rows, for a message: as MCP wait_for does (PaneSession.displayedLines). */
+export const MATCHED_ROWS = "rows are matched without trailing blanks, except the cursor's row, which keeps them up to the cursor";
+
+/** Whether the rows, joined with "\n" (so /^…$/m matches a row), show `match`. */
 export function screenMatches(lines: string[], match: TextMatch): boolean {
   const text = lines.join("\n");
   return match.kind === "text" ? text.includes(match.text) : new RegExp(match.regex.source, match.regex.flags.replace(/[gy]/g, "")).test(text);
@@ -14,7 +17,7 @@ export function describeMatch(match: TextMatch): string {
 }
 
 /**
- * A screen for an error message, framed so trailing spaces show. A run of two or more blank rows
+ * A screen for an error message, framed so its edges and blank rows show. A run of two or more blank rows
  * is folded into one line naming the rows (an 80x24 screen with one line of text is 3 lines, not 26).
  */
 export function frameScreen(lines: string[]): string {

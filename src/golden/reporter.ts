@@ -84,6 +84,14 @@ export class GoldenReporter {
     if (result.error !== undefined) this.io.out(indent(result.error));
   }
 
+  /** The run was stopped: on a terminal the live line stays, ended, to show where it stopped. */
+  abandon(): void {
+    const live = this.live;
+    this.live = false;
+    this.stopLive();
+    if (live) this.io.write("\n");
+  }
+
   /** A line of its own (tape errors, notes), clearing the live line first. */
   line(text: string): void {
     this.stopLive();

@@ -117,7 +117,7 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
     } else {
       screen = await live.snapshot();
     }
-    if (lastWait !== undefined && !screenMatches(screen.lines, lastWait)) {
+    if (lastWait !== undefined && !screenMatches(await live.displayedLines(), lastWait)) {
       throw new StepError(`${describeMatch(lastWait)} was visible but is gone after settling for ${tape.settleMs} ms; the screen:\n${frameScreen(screen.lines)}`);
     }
     const path = goldenPath(goldenDir, tape.path, step.name);

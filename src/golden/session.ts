@@ -11,8 +11,8 @@ import { TmuxFormat } from "../tmux/format.js";
 import type { TmuxServer } from "../tmux/server.js";
 import { Hub } from "../watch/hub.js";
 import { validateKeyName } from "../tmux/keys.js";
-import { describeMatch, frameScreen, screenMatches } from "./matching.js";
-import { discardLaunch, launchPane, type Launched, type PaneSessionOptions } from "./launch.js";
+import { describeMatch, frameScreen, MATCHED_ROWS, screenMatches } from "./matching.js";
+import { discardLaunch, discardWith, launchPane, type Launched, type PaneSessionOptions } from "./launch.js";
 import { SessionRecording } from "./recording.js";
 import type { Size, TextMatch } from "./tape.js";
 
@@ -82,6 +82,11 @@ export class PaneSession {
       // Never idle-evicted: the session reads its observer directly, not through the hub's reads
       // that keep a watch alive, and owns the pane (and the server) for its whole life.
       hub = new Hub({ server, key: randomBytes(32), idleMs: Infinity });
+      const watching = hub;
+      discardWith(launched, async () => {
+        await watching.close().catch(() => undefined);
+        await discardLaunch(launched);
+      });
       const observer = await hub.observer(paneId);
       const session = new PaneSession(server, hub, paneId, windowId, observer, launched);
       session.cursor = (await observer.read()).cursor;
@@ -157,17 +162,17 @@ export class PaneSession {
   async waitFor(match: TextMatch, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const lines = await this.lines();
+      const lines = await this.displayedLines();
       if (screenMatches(lines, match)) return;
       if (this.dead) {
         await this.waitQuiet(50, 2000).catch(() => undefined); // bytes in transit at exit
-        const final = await this.lines();
+        const final = await this.displayedLines();
         if (screenMatches(final, match)) return;
         throw await this.deathError(`before ${describeMatch(match)} appeared`);
       }
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new PanescopeError("timeout", `${describeMatch(match)} did not appear within ${timeoutMs} ms; the screen:\n${frameScreen(lines)}`);
+        throw new PanescopeError("timeout", `${describeMatch(match)} did not appear within ${timeoutMs} ms (${MATCHED_ROWS}); the screen:\n${frameScreen(lines)}`);
       }
       await this.nextChange(left);
     }
@@ -181,12 +186,19 @@ export class PaneSession {
       this.cursor = delta.cursor;
       if (isQuiet(delta)) return;
       if (Date.now() > deadline) {
+        // Masks do not help here: they apply to the compared text, and this waits on output.
         throw new PanescopeError(
           "timeout",
-          `the screen never stayed unchanged for ${ms} ms within ${timeoutMs} ms (a clock or spinner? mask it, or snapshot after it stops); the screen:\n${frameScreen(await this.lines())}`,
+          `the program never went ${ms} ms without output within ${timeoutMs} ms (a spinner or a clock redrawing?): ` +
+            `snapshot after it stops (wait for what it shows then), or settle (or quiet) for less than the time between its redraws and mask the text it changes; the screen:\n${frameScreen(await this.lines())}`,
         );
       }
     }
+  }
+
+  /** The rows as `waitFor` matches them: as displayed, the cursor's row keeping its blanks up to the cursor (MCP wait_for's rows). */
+  async displayedLines(): Promise<string[]> {
+    return (await this.observer.displayedScreen()).rows;
   }
 
   /** The screen as the emulator rendered it after every byte received so far. */

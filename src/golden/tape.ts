@@ -73,6 +73,14 @@ function optionalTimeout(s: Scanner, fallback: number): number {
   return ms;
 }
 
+/**
+ * A key-name refusal in a tape's words: other text goes in a `type` statement, where the shared
+ * message (src/tmux/keys.ts) names the MCP send_keys field `text`.
+ */
+function inTapeWords(message: string): string {
+  return message.replace("Send other text with `text`", 'Type other text with type "text"').replace("(type it with text)", '(type it with type "text")');
+}
+
 function parseKeys(s: Scanner): string[] {
   const keys: string[] = [];
   while (!s.atEnd()) {
@@ -84,7 +92,7 @@ function parseKeys(s: Scanner): string[] {
     try {
       key = validateKeyName(m?.[1] ?? word);
     } catch (error) {
-      throw new Fail(error instanceof Error ? error.message : String(error));
+      throw new Fail(inTapeWords(error instanceof Error ? error.message : String(error)));
     }
     for (let i = 0; i < count; i++) keys.push(key);
   }
@@ -130,7 +138,6 @@ export function parseTape(text: string, path: string): Tape {
   const errors: string[] = [];
   // The line of `run`, even a malformed one: later steps then get their own errors, not "put run before it".
   let runLine: number | undefined;
-  let exited = false;
   const lines = text.replace(/^\uFEFF/, "").split("\n");
   lines.forEach((raw, index) => {
     const line = index + 1;
@@ -147,14 +154,17 @@ export function parseTape(text: string, path: string): Tape {
         const name = `unknown statement "${keyword.slice(0, 30)}"`;
         throw new Fail(hint === undefined ? `${name} (known: ${Object.keys(FORMS).join(", ")})` : `${name}; did you mean: ${hint}`);
       }
+      // Given only once its whole line is accepted: a refused `timeout 5` leaves the next one free.
+      let given: string | undefined;
       const once = (key: string): void => {
         const first = seen.get(key);
         if (first !== undefined) throw new Fail(`${key} already given on line ${first}`);
-        seen.set(key, line);
+        given = key;
       };
       if (SETTINGS.has(keyword) && runLine !== undefined) throw new Fail(`${keyword} is a setting: put it before run (line ${runLine})`);
       if (!SETTINGS.has(keyword) && keyword !== "run" && runLine === undefined) throw new Fail(`${keyword} needs a program: put run before it`);
-      if (exited && keyword !== "snapshot") throw new Fail(`only snapshot may follow expect exit (line ${seen.get("expect exit")})`);
+      const exitLine = seen.get("expect exit");
+      if (exitLine !== undefined && keyword !== "snapshot") throw new Fail(`only snapshot may follow expect exit (line ${exitLine})`);
       switch (keyword) {
         case "size":
           once("size");
@@ -239,12 +249,12 @@ export function parseTape(text: string, path: string): Tape {
           const code = s.word("exit code");
           if (!/^\d{1,3}$/.test(code) || Number(code) > 255) throw new Fail(`exit code is 0..255, not "${code}"`);
           once("expect exit");
-          exited = true;
           tape.steps.push({ kind: "expect-exit", line, code: Number(code) });
           break;
         }
       }
       s.end();
+      if (given !== undefined) seen.set(given, line);
     } catch (error) {
       if (!(error instanceof Fail)) throw error;
       errors.push(`${where}: ${error.what}${form === undefined ? "" : `; expected: ${form}`}`);

@@ -68,6 +68,29 @@ describe("GoldenReporter", () => {
     }
   });
 
+  it("a stopped run ends the live line with a newline on a terminal, so the shell's prompt starts below it", () => {
+    const { io, text } = capture(true, false);
+    const reporter = new GoldenReporter(io);
+    reporter.start("t.tape");
+    reporter.step({ kind: "wait", line: 4, match: { kind: "text", text: "$" }, timeoutMs: 1000 });
+    reporter.abandon();
+    expect(text()).toBe("\r\u001b[KRUN  t.tape\r\u001b[KRUN  t.tape  line 4: wait\n");
+  });
+
+  it("a stopped run says no more when the output is not a terminal", () => {
+    vi.useFakeTimers();
+    try {
+      const { io, text } = capture(false, false);
+      const reporter = new GoldenReporter(io);
+      reporter.start("t.tape");
+      reporter.abandon();
+      vi.advanceTimersByTime(20_000);
+      expect(text()).toBe("");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("colours the verdict and the diff when colour is wanted", () => {
     const { io, text } = capture(false, true);
     new GoldenReporter(io).finish(result(["fail"]));

@@ -156,6 +156,31 @@ describe("parseTape: errors", () => {
     expect(message).toContain(`expected: ${form}`);
   });
 
+  it.each([
+    ["size 80", "size 80x24"],
+    ["timeout 5", "timeout 5s"],
+    ["timeout 0s", "timeout 5s"],
+    ["settle 5", "settle 5ms"],
+    ["colors maybe", "colors on"],
+    ["env A=b c", "env A=1"],
+  ])("a refused %j does not count as given: %j after it is accepted", (bad, good) => {
+    const message = failure(`${bad}\n${good}\nrun x`);
+    expect(message.split("\n")).toHaveLength(1);
+    expect(message).toContain("demo.tape:1: ");
+    expect(message).not.toContain("already given");
+  });
+
+  it("a refused snapshot or expect exit does not count as given either", () => {
+    const message = failure("run x\nsnapshot a b\nsnapshot a\nexpect exit 0 now\npress q");
+    expect(message.split("\n").map((line) => /^demo\.tape:(\d+): /.exec(line)?.[1])).toEqual(["2", "4"]);
+  });
+
+  it.each([["press Bogus"], ["press a;b"]])("a bad key in %j names the tape's type statement, not the MCP tool's field", (statement) => {
+    const message = failure(`run x\n${statement}`);
+    expect(message).toContain('type "text"');
+    expect(message).not.toMatch(/with `text`|with text\)/);
+  });
+
   it("names the known statements when the keyword is unknown", () => {
     const message = failure("run x\nsleep 1s");
     expect(message).toContain("demo.tape:2: unknown statement \"sleep\"");

@@ -28,8 +28,8 @@ export function captureIo(env: NodeJS.ProcessEnv = {}): CapturedIo {
   return { lines, errors, env, out: (line) => lines.push(line), err: (line) => errors.push(line), text: () => lines.join("\n") };
 }
 
-/** Socket files of golden sessions this process started that are still on disk. */
-export function leftoverSockets(): string[] {
+/** Socket files of golden sessions a process (default: this one) started that are still on disk. */
+export function leftoverSockets(pid = process.pid): string[] {
   const dir = join(socketFile("x"), "..");
   let names: string[] = [];
   try {
@@ -37,5 +37,5 @@ export function leftoverSockets(): string[] {
   } catch {
     return [];
   }
-  return names.filter((name) => name.startsWith(`panescope-golden-${process.pid}-`));
+  return names.filter((name) => name.startsWith(`panescope-golden-${pid}-`));
 }

@@ -39,4 +39,33 @@ describe("runTape", () => {
     expect(result.passed).toBe(false);
     expect(result.error).toMatch(/typing\.tape:3 \(type\): the program exited with status 0 before this step/);
   });
+
+  it("a wait for the prompt's trailing space matches the cursor's row as displayed, and the snapshot after it settles", async () => {
+    const dir = await tapeDir({});
+    dirs.push(dir);
+    // PS1='$ ' is pinned: the cursor sits after the space, so the row shows "$ " as MCP wait_for sees it.
+    const tape = parseTape(["size 20x3", "settle 50ms", 'run ["sh"]', 'wait "$ "', "wait /^\\$ $/m timeout 1s", "snapshot prompt", ""].join("\n"), `${dir}/prompt.tape`);
+    const result = await runTape(tape, { ci: false });
+    expect(result.error).toBeUndefined();
+    expect(result.passed).toBe(true);
+  });
+
+  it("a wait that times out says how rows are matched: trailing blanks only on the cursor's row", async () => {
+    const dir = await tapeDir({});
+    dirs.push(dir);
+    const tape = parseTape(["size 20x3", 'run printf "a  \\nb"; exec sleep 30', 'wait "a  " timeout 300ms', ""].join("\n"), `${dir}/blanks.tape`);
+    const result = await runTape(tape, { ci: false });
+    expect(result.error).toMatch(/blanks\.tape:3 \(wait\): "a {2}" did not appear within 300 ms \(rows are matched without trailing blanks, except the cursor's row/);
+  });
+
+  it("a settle that never comes names what helps (a shorter settle, a later snapshot), not masks", async () => {
+    const dir = await tapeDir({});
+    dirs.push(dir);
+    const spinner = "run while :; do printf '\\r|'; sleep 0.02; printf '\\r-'; sleep 0.02; done";
+    const tape = parseTape(["size 20x3", "settle 500ms", "timeout 1s", spinner, 'wait "|"', "snapshot spinning", ""].join("\n"), `${dir}/spinner.tape`);
+    const result = await runTape(tape, { ci: false });
+    expect(result.error).toMatch(/spinner\.tape:6 \(snapshot\): the program never went 500 ms without output within 1000 ms/);
+    expect(result.error).toContain("settle (or quiet) for less than the time between its redraws");
+    expect(result.error).not.toContain("mask it");
+  });
 });
