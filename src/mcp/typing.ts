@@ -62,7 +62,7 @@ export function typingOf(steps: readonly Step[], field: string): Typing {
     const chars = [...step.text].length;
     typedChars += chars;
     commands.push(["-l", "--", step.text]);
-    words.push(`${chars} characters of text`);
+    words.push(`${chars} character${chars === 1 ? "" : "s"} of text`);
   });
   if (commands.length === 0) throw new PanescopeError("bad-input", "nothing to send: every text is empty");
   return { commands, typedChars, keys, summary: words.join(", then ") };

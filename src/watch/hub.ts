@@ -250,13 +250,15 @@ export class Hub {
 
   /** Retires panes unread for idleMs, then the least recently read beyond maxPanes. */
   private sweep(): void {
-    const { idleMs, maxPanes } = this.settings;
+    const { idleMs, maxPanes, recentMs } = this.settings;
     const byAge = [...this.started].sort((a, b) => a[1].watch.lastUsed - b[1].watch.lastUsed);
     const now = Date.now();
     let excess = byAge.length - maxPanes;
     for (const [paneId, entry] of byAge) {
-      // A pane someone is waiting on is in use, however long ago it was last read.
-      if (entry.watch.inUse) continue;
+      // A pane someone is waiting on is in use, however long ago it was last read; one read just
+      // now is being answered (or a wait on several panes is being set up): with every other pane in
+      // use, its watch was let go under its reader, whose answer then said the pane had closed.
+      if (entry.watch.inUse || now - entry.watch.lastUsed < recentMs) continue;
       if (excess-- > 0 || now - entry.watch.lastUsed > idleMs) this.retire(paneId, entry, "evicted");
     }
   }

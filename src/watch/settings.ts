@@ -22,6 +22,11 @@ export interface HubOptions {
   maxPanes?: number;
   /** A pane unread this long is retired (its cursors are then answered as missed, "evicted"). Default 10 min. */
   idleMs?: number;
+  /**
+   * A pane read this recently is not retired for maxPanes: its read may be under way (or a wait on
+   * several panes being set up), and the hub runs over the cap a while instead. Default 1 s.
+   */
+  recentMs?: number;
   scrollback?: number;
   ringBytes?: number;
   /** Where notable events go, one line each. Default: stderr. */
@@ -49,6 +54,7 @@ export interface WatchSettings {
   readonly instance: Uint8Array;
   readonly maxPanes: number;
   readonly idleMs: number;
+  readonly recentMs: number;
   readonly scrollback: number;
   readonly ringBytes: number;
   readonly warn: (message: string) => void;
@@ -66,6 +72,7 @@ export interface WatchSettings {
 // 500 panes read once cost ≈ 140 MiB above an idle process and < 1% of a core (bench figure 14).
 export const DEFAULT_MAX_PANES = 500;
 export const DEFAULT_IDLE_MS = 10 * 60_000;
+export const DEFAULT_RECENT_MS = 1000;
 export const DEFAULT_RETRY_STREAMING_MS = 30_000;
 export const DEFAULT_POLL_INTERVAL_MS = 250;
 
@@ -80,6 +87,7 @@ export function resolveSettings(options: HubOptions): WatchSettings {
     instance: options.instance ?? instanceId(),
     maxPanes: options.maxPanes ?? DEFAULT_MAX_PANES,
     idleMs: options.idleMs ?? DEFAULT_IDLE_MS,
+    recentMs: options.recentMs ?? DEFAULT_RECENT_MS,
     scrollback: options.scrollback ?? DEFAULT_SCROLLBACK,
     ringBytes: options.ringBytes ?? DEFAULT_RING_CAPACITY,
     warn,

@@ -27,7 +27,7 @@ describe("send_keys input", () => {
   it("is one send-keys per text and per run of keys, in the order given", () => {
     const typing = typingOf(["Escape", { text: ":wq" }, "Enter", "C-c", { text: "" }, { text: "é" }], "input");
     expect(typing.commands).toEqual([["--", "Escape"], ["-l", "--", ":wq"], ["--", "Enter", "C-c"], ["-l", "--", "é"]]);
-    expect(typing).toMatchObject({ typedChars: 4, keys: ["Escape", "Enter", "C-c"], summary: "keys Escape, then 3 characters of text, then keys Enter C-c, then 1 characters of text" });
+    expect(typing).toMatchObject({ typedChars: 4, keys: ["Escape", "Enter", "C-c"], summary: "keys Escape, then 3 characters of text, then keys Enter C-c, then 1 character of text" });
     expect(() => typingOf(["Bogus"], "input")).toThrow(/key/i);
   });
 

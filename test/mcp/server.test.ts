@@ -229,4 +229,14 @@ describe("waiting", () => {
     const next = await mcp.call("capture_since", { cursor: data.cursor });
     expect(next.structuredContent).toMatchObject({ first: false, rows: [] });
   });
+
+  it("capture_pane of a pane with no scrollback has no history, not its first row again", async () => {
+    const { test, mcp, pane } = await setup({}, "echo HELLO; sleep 60");
+    await vi.waitFor(async () => expect(await test.run(["capture-pane", "-p", "-t", pane])).toContain("HELLO"), SETTLE);
+    const shot = await mcp.call("capture_pane", { paneId: pane, history: 3 });
+    const data = shot.structuredContent as { rows: string[]; history: string[] };
+    expect(data.rows[0]).toBe("HELLO");
+    expect(data.history).toEqual([]);
+    expect(textOf(shot)).not.toContain("-1|");
+  });
 });

@@ -182,4 +182,11 @@ describe("wait_for", () => {
     const first = structured(await mcp.call("capture_since", { paneId: pane }));
     expect(textOf(await mcp.call("wait_for", { cursors: [first.cursor], paneIds: [pane], quietMs: 10 }))).toMatch(/^error \(bad-input\): pane %\d+ is named twice/);
   });
+
+  it("refuses empty lists of panes with what to give, not a bug report", async () => {
+    const { mcp } = await setup("sh");
+    for (const empty of [{ cursors: [] }, { paneIds: [] }, { cursors: [], paneIds: [] }]) {
+      expect(textOf(await mcp.call("wait_for", { ...empty, quietMs: 10 }))).toBe("error (bad-input): cursors and paneIds name no pane: give at least one cursor or pane id (or omit both to wait on the active pane)");
+    }
+  });
 });

@@ -89,6 +89,23 @@ describe("Hub as a registry", () => {
     await hub.close();
   });
 
+  it("never lets go for the cap a pane read just now: with every other pane in use, it runs over the cap a while", async () => {
+    const { hub, started } = setup(1);
+    await hub.capture({ paneId: "%1" });
+    const waited = started[0]?.watch as FakeWatch;
+    waited.inUse = true;
+    await hub.capture({ paneId: "%2" });
+    const read = started[1]?.watch as FakeWatch;
+    expect([waited.disposed, read.disposed]).toEqual([false, false]);
+    expect(hub.watching.map((w) => w.paneId).sort()).toEqual(["%1", "%2"]);
+    // A second on, it is the least recently read: the next pane read makes it go.
+    read.lastUsed -= 1000;
+    await hub.capture({ paneId: "%3" });
+    expect(read.disposed).toBe(true);
+    expect(hub.watching.map((w) => w.paneId).sort()).toEqual(["%1", "%3"]);
+    await hub.close();
+  });
+
   it("replaces a watch that no longer answers, numbering its successor after it and saying why", async () => {
     const { hub, started } = setup();
     await hub.capture({ paneId: "%1" });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_RING_CAPACITY } from "../../src/observe/raw/ring.js";
 import { DEFAULT_SCROLLBACK } from "../../src/observe/emulator/screen.js";
 import { TmuxServer } from "../../src/tmux/server.js";
-import { DEFAULT_IDLE_MS, DEFAULT_MAX_PANES, DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETRY_STREAMING_MS, resolveSettings } from "../../src/watch/settings.js";
+import { DEFAULT_IDLE_MS, DEFAULT_RECENT_MS, DEFAULT_MAX_PANES, DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETRY_STREAMING_MS, resolveSettings } from "../../src/watch/settings.js";
 
 const server = new TmuxServer({ socketName: "never-started" });
 
@@ -17,6 +17,7 @@ describe("resolveSettings", () => {
       key,
       maxPanes: DEFAULT_MAX_PANES,
       idleMs: DEFAULT_IDLE_MS,
+      recentMs: DEFAULT_RECENT_MS,
       scrollback: DEFAULT_SCROLLBACK,
       ringBytes: DEFAULT_RING_CAPACITY,
       client: {},

@@ -67,8 +67,11 @@ export const registerCapturePane: ToolRegistrar = (mcp, ctx) => {
         const text = await observer.screenText(input.history ?? 0);
         // The replica keeps a bounded scrollback: more history than it holds is read from tmux's own.
         if (input.history !== undefined && text.history.length < input.history && !text.screen.alternate) {
-          const lines = await ctx.server.run(["capture-pane", "-p", "-S", `-${input.history}`, "-E", "-1", "-t", paneId]).catch(() => undefined);
-          if (lines && lines.length > text.history.length) text.history = lines.map((line) => expandTabs(line).replace(/ +$/, ""));
+          // With no history at all, tmux clamps -S and -E to the screen and prints its first row:
+          // its size, asked in the same command list, says how many lines are history.
+          const [size, ...lines] = (await ctx.server.runMany([["display-message", "-p", "-t", paneId, "#{history_size}"], ["capture-pane", "-p", "-S", `-${input.history}`, "-E", "-1", "-t", paneId]]).catch(() => undefined)) ?? [];
+          const kept = Number(size) > 0 ? lines : [];
+          if (kept.length > text.history.length) text.history = kept.map((line) => expandTabs(line).replace(/ +$/, ""));
         }
         const ansi = input.colors ? await observer.screenAnsi() : undefined;
         const picture = input.format ? await pictureOf(observer, input.format) : undefined;

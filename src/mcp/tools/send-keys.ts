@@ -8,6 +8,7 @@ import { z } from "zod";
 import { isPanescopeError, PanescopeError } from "../../errors.js";
 import type { PaneObserver } from "../../observe/pane/observer.js";
 import { TmuxFormat } from "../../tmux/format.js";
+import { openedPane } from "../../watch/opened-pane.js";
 import { MAX_KEY_NAME_LENGTH } from "../../tmux/keys.js";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
 import { outcomeLines, screenRowsOf } from "../outcome.js";
@@ -25,16 +26,19 @@ export { literalFor } from "../typing.js";
 export const MAX_TEXT_CHARS = 16 * 1024;
 export const MAX_KEYS = 100;
 
-const PANE_PID = new TmuxFormat({ pid: "pane_pid" });
+const PANE_LIFE = new TmuxFormat({ pid: "pane_pid", dead: "pane_dead" });
 
 /**
  * A pane whose program has ended takes no keys: said before anything is typed (tmux would take
- * them and nothing would read them). Unless tmux shows another process there now: a respawn not
- * yet reported to the watch, whose new program takes the keys.
+ * them and nothing would read them). The watch's word is checked with tmux first: dead, or held by
+ * panescope's wrapper after the program it opened ended. A watch closed for another reason (let go
+ * for the cap), a pane gone (tmux's own error follows), another process there now (a respawn not
+ * yet reported): the keys go on.
  */
 async function refuseEnded(ctx: Parameters<ToolRegistrar>[1], paneId: string, observer: PaneObserver): Promise<void> {
-  const now = await ctx.server.display(paneId, PANE_PID).catch(() => undefined);
-  if (now !== undefined && Number(now.pid) !== observer.identity.panePid) return;
+  const now = await ctx.server.display(paneId, PANE_LIFE).catch(() => undefined);
+  if (now === undefined || Number(now.pid) !== observer.identity.panePid) return;
+  if (now.dead !== "1" && openedPane(Number(now.pid))?.ended === undefined) return;
   const exit = observer.exitInfo;
   const how = exit?.signal !== undefined ? ` (killed by signal ${exit.signal})` : exit?.status !== undefined ? ` (exit status ${exit.status})` : "";
   throw new PanescopeError("pane-closed", `${paneId}'s program has ended${how}: nothing can be typed into it. Its screen stays readable; open_pane starts a new program, close_pane closes the pane`);

@@ -92,6 +92,7 @@ async function targetsOf(ctx: ToolContext, input: WhereInput): Promise<Target[]>
   const listed = input.cursors !== undefined || input.paneIds !== undefined;
   const single = input.cursor !== undefined || input.paneId !== undefined || !listed ? [{ cursor: input.cursor, paneId: input.paneId }] : [];
   const given = [...single, ...(input.cursors ?? []).map((cursor) => ({ cursor, paneId: undefined })), ...(input.paneIds ?? []).map((paneId) => ({ cursor: undefined, paneId }))];
+  if (given.length === 0) throw new PanescopeError("bad-input", "cursors and paneIds name no pane: give at least one cursor or pane id (or omit both to wait on the active pane)");
   const targets: Target[] = [];
   for (const one of given) {
     const paneId = await ctx.hub.resolvePane(one.paneId, one.cursor);

@@ -183,7 +183,8 @@ describe("Hub", () => {
     const test = await startServer({ cols: 40, rows: 5, command: "sh" });
     await test.run(["split-window", "-t", test.session, "sh"]);
     const [a = "", b = ""] = await test.run(["list-panes", "-t", test.session, "-F", "#{pane_id}"]);
-    const hub = hubFor(test, { maxPanes: 1 });
+    // recentMs 0: the cap's order alone (a pane read within recentMs is not retired: hub.test.ts).
+    const hub = hubFor(test, { maxPanes: 1, recentMs: 0 });
     const readA = await hub.capture({ paneId: a });
     await hub.capture({ paneId: b });
     const again = await hub.capture({ cursor: readA.cursor });
@@ -197,7 +198,7 @@ describe("Hub", () => {
     await test.run(["split-window", "-t", test.session, "sh"]);
     await test.run(["split-window", "-t", test.session, "sh"]);
     const [recorded = "", other = "", read = ""] = await test.run(["list-panes", "-t", test.session, "-F", "#{pane_id}"]);
-    const hub = hubFor(test, { maxPanes: 2 });
+    const hub = hubFor(test, { maxPanes: 2, recentMs: 0 });
     const tapped = await hub.observer(recorded);
     const untap = tapped.tap({});
     const untapped = await hub.observer(other);
