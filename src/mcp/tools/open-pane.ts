@@ -142,13 +142,16 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         if (ctx.opened.size > 10_000) ctx.opened.delete(ctx.opened.keys().next().value ?? "");
         // Watch first, then let the command start: its first byte is seen.
         const observer = await ctx.hub.observer(paneId).catch(() => undefined);
+        const start = await observer?.read(undefined, { maxLines: 0 }).catch(() => undefined);
         await ctx.server.run(["wait-for", "-S", launch.gate]);
         const exitStatus = await endedAtOnce(ctx, pid, launch.ended);
         if (exitStatus !== undefined && couldNotStart(exitStatus)) {
-          const screen = observer ? (await observer.screenText()).rows.filter((row) => row !== "") : [];
+          // What it printed, by its own lines: the screen's rows cut a long message where it wrapped.
+          const printed = observer && start ? (await observer.read(start.cursor).catch(() => undefined))?.raw : undefined;
+          const lines = (printed ?? "").split("\n").map((line) => line.trim()).filter((line) => line !== "");
           await ctx.server.run(["kill-pane", "-t", paneId]).catch(() => undefined);
           ctx.opened.delete(paneId);
-          const said = screen.slice(-3).join(" / ");
+          const said = lines.slice(-3).join(" / ");
           throw new PanescopeError("command-failed", `the command could not start (exit status ${exitStatus}${said === "" ? "" : `: ${said}`}); the pane was closed. Check the command name and PATH`);
         }
         await requireStillThere(ctx, paneId);

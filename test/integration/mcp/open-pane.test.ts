@@ -58,6 +58,9 @@ describe("open_pane, and the end of what it started", () => {
     const before = (await test.run(["list-panes", "-a", "-F", "#{pane_id}"])).length;
     const notFound = await mcp.call("open_pane", { command: "no-such-command-panescope", session: "work" });
     expect(isErrorText(notFound)).toMatch(/could not start \(exit status 127.*no-such-command-panescope/s);
+    // The shell's message as it printed it, not cut where a narrow pane wrapped it.
+    const narrow = await mcp.call("open_pane", { command: "no-such-command-panescope-with-a-long-name", cols: 30, rows: 10, session: "narrow" });
+    expect(isErrorText(narrow)).toMatch(/no-such-command-panescope-with-a-long-name: (command )?not found/);
     // The failed pane is not left behind.
     expect((await test.run(["list-panes", "-a", "-F", "#{pane_id}"])).length).toBe(before);
   });
