@@ -177,6 +177,19 @@ describe("wait_for", () => {
     expect((again.delta as { raw: string }).raw).toContain("echo from-the-first");
   });
 
+  it("a respawn during a wait goes on in the new program: its output can match, and the answer says respawned", async () => {
+    const { test, mcp, pane } = await setup("sh");
+    const first = structured(await mcp.call("capture_since", { paneId: pane }));
+    const waiting = mcp.call("wait_for", { cursor: first.cursor, pattern: "^from-the-new-one$", timeoutMs: 20_000 });
+    // Respawned once the wait waits on the pane's first program (before, the call would find the new one).
+    const observer = await mcp.hub.observer(pane);
+    await vi.waitFor(() => expect(observer.waiting).toBeGreaterThan(0), SETTLE);
+    await test.run(["respawn-pane", "-k", "-t", pane, "sh -c 'echo from-the-new-one; exec sleep 60'"]);
+    const answer = structured(await waiting);
+    expect(answer.outcome).toBe("matched");
+    expect(answer.delta).toMatchObject({ missed: true, reason: "respawned" });
+  });
+
   it("refuses a pane named twice", async () => {
     const { mcp, pane } = await setup("sh");
     const first = structured(await mcp.call("capture_since", { paneId: pane }));
