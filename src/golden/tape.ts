@@ -73,13 +73,8 @@ function optionalTimeout(s: Scanner, fallback: number): number {
   return ms;
 }
 
-/**
- * A key-name refusal in a tape's words: other text goes in a `type` statement, where the shared
- * message (src/tmux/keys.ts) names the MCP send_keys field `text`.
- */
-function inTapeWords(message: string): string {
-  return message.replace("Send other text with `text`", 'Type other text with type "text"').replace("(type it with text)", '(type it with type "text")');
-}
+/** How a tape sends text that is not a key, for a refused key name. */
+const SEND_TEXT = 'a `type "text"` statement';
 
 function parseKeys(s: Scanner): string[] {
   const keys: string[] = [];
@@ -90,9 +85,9 @@ function parseKeys(s: Scanner): string[] {
     if (count < 1 || count > 1000) throw new Fail(`repeat count ${count} is not in 1..1000`);
     let key: string;
     try {
-      key = validateKeyName(m?.[1] ?? word);
+      key = validateKeyName(m?.[1] ?? word, SEND_TEXT);
     } catch (error) {
-      throw new Fail(inTapeWords(error instanceof Error ? error.message : String(error)));
+      throw new Fail(error instanceof Error ? error.message : String(error));
     }
     for (let i = 0; i < count; i++) keys.push(key);
   }

@@ -65,16 +65,27 @@ export const MAX_KEY_NAME_LENGTH = 32;
 // quotes, escape, comment, braces, variable and home expansion) and to tapes. Type them as text.
 const SPECIAL = new Set([";", '"', "'", "\\", "#", "{", "}", "$", "~"]);
 
-export const KEY_FORMS =
+/** The forms a key name takes; how to send other text is each caller's to say (validateKeyName). */
+const FORMS =
   "Up, Down, Left, Right, Home, End, PageUp/PPage, PageDown/NPage, Insert/IC, Delete/DC, F1..F12 (with any of C- M- S-); " +
   "Enter, Escape, Tab, BSpace, KP0..KP9, KPEnter, KP/ KP* KP- KP+ KP. (with M-); BTab; Space (with C- M-); " +
   "a letter or @ [ ] ^ _ ? (with C- M-, e.g. C-c, M-x, C-M-a); another printable ASCII character (with M-), " +
   "except space ; \" ' \\ # { } $ ~; one non-ASCII character (no modifiers); a code point 0x1..0x7f (no modifiers). " +
-  "Modifiers go before the key in any order and case (c-m-a). Send other text with `text`";
+  "Modifiers go before the key in any order and case (c-m-a).";
 
-function reject(name: string, why: string): never {
+/** How other text is sent through send_keys: its `text` field (the default of validateKeyName's words). */
+const SEND_TEXT = "`text`";
+
+export const KEY_FORMS = `${FORMS} Send other text with ${SEND_TEXT}`;
+
+/** A refusal naming the accepted forms, and how other text is sent where the name was given. */
+type Reject = (why: string) => never;
+
+function rejecter(name: string, sendText: string): Reject {
   const shown = name.length > 40 ? `${JSON.stringify(name.slice(0, 40))}… (${name.length} characters)` : JSON.stringify(name);
-  throw new PanescopeError("bad-input", `key name ${shown} is not valid: ${why}. Accepted: ${KEY_FORMS}`);
+  return (why) => {
+    throw new PanescopeError("bad-input", `key name ${shown} is not valid: ${why}. Accepted: ${FORMS} Send other text with ${sendText}`);
+  };
 }
 
 function modsText(mods: ReadonlySet<Mods>): string {
@@ -82,23 +93,23 @@ function modsText(mods: ReadonlySet<Mods>): string {
 }
 
 /** The base key in canonical spelling and what it takes, or a rejection. */
-function baseKey(name: string, base: string, mods: ReadonlySet<Mods>): { key: string; kind: KeyKind } {
-  if (base === "") return reject(name, "nothing follows the modifiers");
+function baseKey(name: string, base: string, mods: ReadonlySet<Mods>, reject: Reject): { key: string; kind: KeyKind } {
+  if (base === "") return reject("nothing follows the modifiers");
   const named = BY_LOWER.get(base.toLowerCase());
   if (named !== undefined) return { key: named, kind: NAMED.get(named) ?? META_ONLY };
   if (/^0x/.test(base)) {
     const hex = /^0x([0-9a-fA-F]{1,6})$/.exec(base);
     const cp = hex?.[1] === undefined ? Number.NaN : Number.parseInt(hex[1], 16);
     if (!(cp >= 1 && cp <= 0x7f)) {
-      return reject(name, "a code point must be 0x1..0x7f; above that tmux takes it only if its character tables know it (type the character as text)");
+      return reject("a code point must be 0x1..0x7f; above that tmux takes it only if its character tables know it (type the character as text)");
     }
     // key-string.c reads 0x… only at the start of the name: C-0x41 is typed as the text "C-0x41".
-    if (mods.size > 0) return reject(name, `a code point takes no modifiers (tmux would type "${name}" as text)`);
+    if (mods.size > 0) return reject(`a code point takes no modifiers (tmux would type "${name}" as text)`);
     return { key: `0x${(hex?.[1] ?? "").toLowerCase()}`, kind: { mods: [], takes: "no modifiers" } };
   }
-  if (/^\^./u.test(base)) return reject(name, `write C-${base.slice(1)} instead of ${base}`);
+  if (/^\^./u.test(base)) return reject(`write C-${base.slice(1)} instead of ${base}`);
   const chars = [...base];
-  if (chars.length !== 1) return reject(name, `"${base.slice(0, 20)}" is not a key tmux knows`);
+  if (chars.length !== 1) return reject(`"${base.slice(0, 20)}" is not a key tmux knows`);
   const c = base;
   if ((c.codePointAt(0) ?? 0) > 0x7f) {
     // 3.2a–3.4 drop C- and S- from non-ASCII keys; M- works only if the tmux build's width table knows
@@ -110,27 +121,30 @@ function baseKey(name: string, base: string, mods: ReadonlySet<Mods>): { key: st
 
 /**
  * Check one key name and return it in canonical spelling (`enter` → `Enter`, `c-c` → `C-c`,
- * modifiers ordered C- M- S-). Throws PanescopeError("bad-input") naming the accepted forms.
+ * modifiers ordered C- M- S-). A refusal names the accepted forms and how other text is sent where
+ * the name was given (`sendText`: send_keys' `text` field unless told otherwise).
+ * Throws PanescopeError("bad-input").
  */
-export function validateKeyName(name: string): string {
-  if (typeof name !== "string" || name === "") return reject(String(name), "empty");
-  if (name.length > MAX_KEY_NAME_LENGTH) return reject(name, `longer than ${MAX_KEY_NAME_LENGTH} characters`);
-  if (/[\s\p{C}]/u.test(name)) return reject(name, "contains a space or control character (one key per name; Space is a key)");
+export function validateKeyName(name: string, sendText = SEND_TEXT): string {
+  const reject = rejecter(typeof name === "string" ? name : String(name), sendText);
+  if (typeof name !== "string" || name === "") return reject("empty");
+  if (name.length > MAX_KEY_NAME_LENGTH) return reject(`longer than ${MAX_KEY_NAME_LENGTH} characters`);
+  if (/[\s\p{C}]/u.test(name)) return reject("contains a space or control character (one key per name; Space is a key)");
   const special = [...name].find((c) => SPECIAL.has(c));
-  if (special !== undefined) return reject(name, `contains "${special}", which panescope does not take in key names (type it with text)`);
+  if (special !== undefined) return reject(`contains "${special}", which panescope does not take in key names (type it with ${sendText})`);
   let rest = name;
   const mods = new Set<Mods>();
   // tmux reads "C-" as a modifier with no key; it is rejected below as "nothing follows".
   for (let m = /^([cmsCMS])-/.exec(rest); m?.[1] !== undefined; m = /^([cmsCMS])-/.exec(rest)) {
     const mod = m[1].toUpperCase() as Mods;
-    if (mods.has(mod)) return reject(name, `modifier ${mod}- given twice`);
+    if (mods.has(mod)) return reject(`modifier ${mod}- given twice`);
     mods.add(mod);
     rest = rest.slice(2);
   }
-  const { key, kind } = baseKey(name, rest, mods);
+  const { key, kind } = baseKey(name, rest, mods, reject);
   const set = (["C", "M", "S"] as const).filter((m) => mods.has(m)).join("");
   if (set !== "" && !kind.mods.includes(set)) {
-    return reject(name, `${key} takes ${kind.takes}; tmux would not send ${modsText(mods)}${key} as that key`);
+    return reject(`${key} takes ${kind.takes}; tmux would not send ${modsText(mods)}${key} as that key`);
   }
   return modsText(mods) + key;
 }
