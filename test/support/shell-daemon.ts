@@ -67,8 +67,18 @@ function zombie(pid: number): boolean {
   }
 }
 
+/** The parent's pid, from /proc/PID/stat (the field after the state); undefined once it is gone. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 export function daemonsOf(tmuxSocket: string): number[] {
-  return readdirSync("/proc")
+  const matching = readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {
       const argv = cmdline(pid);
@@ -76,6 +86,9 @@ export function daemonsOf(tmuxSocket: string): number[] {
       return at > 0 && argv[at - 1] === CLI && argv[at + 1] === "-S" && argv[at + 2] === tmuxSocket;
     })
     .map(Number);
+  // A daemon's child between fork and exec (a tmux command starting) still shows the daemon's
+  // argv: on a busy machine a count caught one ([13903, 15301], the second a child of the first).
+  return matching.filter((pid) => !matching.includes(parentOf(pid) ?? 0));
 }
 
 /**
