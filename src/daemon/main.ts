@@ -62,6 +62,8 @@ async function bind(listener: Server, paths: DaemonPaths): Promise<boolean> {
 
 export async function main(options: DaemonOptions): Promise<number> {
   const paths = daemonPaths(options.server, process.env);
+  // The first line of each daemon: the log keeps its predecessors' lines (shell/start.ts).
+  log(`panescope ${version} daemon pid ${process.pid} starting: protocol ${PROTOCOL}, tmux server -S ${paths.tmuxSocket}`);
   requireTrustedDir(paths.dir);
   const observer = new SharedObserver({ ...options.server, socketPath: paths.tmuxSocket }, (line) => log(line), options.maxPanes);
   // A tmux that cannot run (a mistyped --tmux) would fail every call of every client until the idle
@@ -164,7 +166,7 @@ export async function main(options: DaemonOptions): Promise<number> {
   }
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
-  log(`panescope ${version} daemon pid ${process.pid}: protocol ${PROTOCOL}, tmux server -S ${paths.tmuxSocket}, socket ${paths.socket}, idle exit after ${options.idleMs} ms`);
+  log(`ready: socket ${paths.socket}, idle exit after ${options.idleMs} ms`);
   process.stdout.write(`ready ${process.pid}\n`);
   armIdle();
   await new Promise<void>((resolve) => listener.once("close", resolve));

@@ -27,7 +27,7 @@ export interface DaemonPaths {
   socket: string;
   /** Held (O_EXCL) by the one process starting the daemon. */
   lock: string;
-  /** The daemon's stderr. */
+  /** The daemon's stderr, appended to by each daemon in turn (start.ts). */
   log: string;
   /** Each reader's cursor per pane, so a restarted daemon answers them `missed: restarted`. */
   readers: string;

@@ -13,11 +13,13 @@ import { DaemonConnection, type Call } from "./client.js";
 import { ensureTrustedDir, socketState, type DaemonPaths, type ServerChoice } from "./paths.js";
 import { HELLO, isWelcome, PROTOCOL, type Hello, type Response, type Welcome } from "./protocol.js";
 
-const { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } = fs;
+const { closeSync, fstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } = fs;
 
 /** Long enough for a cold daemon on a loaded machine (it loads the SDK, zod and the hub). */
 const START_TIMEOUT_MS = 20_000;
 const RETRY_MS = 20;
+/** A log larger than this when a daemon starts is moved to `<log>.old` (docs/cli.md). */
+export const LOG_ROTATE_BYTES = 1024 * 1024;
 
 export interface DaemonStart {
   choice: ServerChoice;
@@ -102,16 +104,34 @@ function takeLock(path: string): boolean {
   }
 }
 
+/**
+ * Opens the log for appending: what the daemons before wrote is kept, to say why they ended. One
+ * that has grown past LOG_ROTATE_BYTES is renamed to `.old` first (replacing the one before), not
+ * cut: a rename is atomic, copies nothing, and loses no line of a daemon still writing to it. Only
+ * the starter holding the lock calls this. Returns the offset where the new daemon's lines begin.
+ */
+function openLog(path: string): { fd: number; from: number } {
+  if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > LOG_ROTATE_BYTES) renameSync(path, `${path}.old`);
+  const fd = openSync(path, "a", 0o600);
+  return { fd, from: fstatSync(fd).size };
+}
+
+/** The last lines the daemon `pid` wrote (the log from `from` on), its start line left out: why it ended. */
+function lastWords(path: string, from: number, pid: number | undefined): string {
+  const lines = readFileSync(path).subarray(from).toString("utf8").split("\n");
+  return lines.filter((line) => line !== "" && !line.includes(`daemon pid ${pid} starting`)).slice(-3).join("; ");
+}
+
 /** Spawns the daemon detached and waits for its ready line (or its exit, with its log's reason). */
 async function spawnDaemon(paths: DaemonPaths, start: DaemonStart): Promise<void> {
   // Loaded only for a cold start: a read through a running daemon never needs it.
   const { spawn } = await import("node:child_process");
   const cli = packageFile("dist/cli.js");
   const args = [cli, "daemon", "-S", paths.tmuxSocket, ...(start.choice.tmux === undefined ? [] : ["--tmux", start.choice.tmux]), ...(start.idleMs === undefined ? [] : ["--idle-ms", String(start.idleMs)])];
-  const log = openSync(paths.log, "w", 0o600);
+  const log = openLog(paths.log);
   // Node on our own cli.js, an argv array, no shell (test/security/no-shell.test.ts allows this one).
-  const child = spawn(process.execPath, args, { shell: false, detached: true, stdio: ["ignore", "pipe", log], cwd: "/" });
-  closeSync(log);
+  const child = spawn(process.execPath, args, { shell: false, detached: true, stdio: ["ignore", "pipe", log.fd], cwd: "/" });
+  closeSync(log.fd);
   const out = child.stdout;
   if (out === null) throw new PanescopeError("internal", "the daemon was spawned without a stdout pipe");
   return new Promise((resolve, reject) => {
@@ -128,7 +148,7 @@ async function spawnDaemon(paths: DaemonPaths, start: DaemonStart): Promise<void
     });
     child.once("exit", (status) => {
       clearTimeout(timer);
-      const why = readFileSync(paths.log, "utf8").trim().split("\n").slice(-3).join("; ");
+      const why = lastWords(paths.log, log.from, child.pid);
       reject(new PanescopeError("daemon", `the daemon exited (status ${status}) before it was ready${why ? `: ${why}` : ""} (log: ${paths.log})`));
     });
   });

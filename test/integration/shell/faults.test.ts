@@ -1,12 +1,14 @@
 // The daemon's faults on a real private tmux: killed during a call, a stale socket file, a socket
 // directory others may enter or that belongs to someone else, the tmux server killed under it,
-// and twenty commands at once against no daemon. Each case has its own server and directories,
+// a restarted daemon's log, and twenty commands at once against no daemon. Each case has its own server and directories,
 // and kills every daemon it started.
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { daemonPaths } from "../../../src/shell/paths.js";
 import { HELLO, PROTOCOL } from "../../../src/shell/protocol.js";
+import { LOG_ROTATE_BYTES } from "../../../src/shell/start.js";
 import { startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 import { daemonLogsOnFailure, gone, shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
 
@@ -32,6 +34,19 @@ interface Answer {
   missed: boolean;
   reason?: string;
   rows: { text: string }[];
+}
+
+function logOf(tmux: TestServer, place: ShellPlace): string {
+  return daemonPaths({ socketName: tmux.name }, { ...process.env, ...place.env }).log;
+}
+
+/** Starts a daemon with a command, then stops it (SIGTERM: it logs why); resolves with its pid. */
+async function startAndStop(place: ShellPlace): Promise<number> {
+  expect((await place.run(["list"])).exitCode).toBe(0);
+  const [pid = 0] = place.daemons();
+  process.kill(pid, "SIGTERM");
+  await gone(pid);
+  return pid;
 }
 
 function socketIn(dir: string): string {
@@ -140,12 +155,39 @@ describe("the daemon's faults", () => {
     expect(place.daemons()).toHaveLength(1);
   });
 
-  it("a daemon that cannot run its tmux (a mistyped --tmux) exits before it is ready: the command says why, and the next starts a working one", async () => {
+  it("a restarted daemon's log keeps the lines of the daemon before it, each daemon's beginning with its start line", async () => {
+    const { tmux, place } = await setUp();
+    const first = await startAndStop(place);
+    expect((await place.run(["list"])).exitCode).toBe(0);
+    const [second] = place.daemons();
+    const lines = readFileSync(logOf(tmux, place), "utf8").trimEnd().split("\n");
+    const at = (text: string): number => lines.findIndex((line) => line.includes(text));
+    expect(at(`daemon pid ${first} starting`), lines.join("\n")).toBe(0);
+    expect(at("stopping: SIGTERM")).toBeGreaterThan(0);
+    expect(at(`daemon pid ${second} starting`)).toBeGreaterThan(at("stopping: SIGTERM"));
+  });
+
+  it("a log over its bound when a daemon starts is moved to .old, and the new log begins with that daemon", async () => {
+    const { tmux, place } = await setUp();
+    const log = logOf(tmux, place);
+    mkdirSync(join(place.runtime, "panescope"), { mode: 0o700 });
+    const old = `${"x".repeat(LOG_ROTATE_BYTES)}\nan earlier daemon's last line\n`;
+    writeFileSync(log, old, { mode: 0o600 });
+    expect((await place.run(["list"])).exitCode).toBe(0);
+    const [pid] = place.daemons();
+    expect(readFileSync(`${log}.old`, "utf8")).toBe(old);
+    expect(readFileSync(log, "utf8")).toMatch(new RegExp(`^\\S+ panescope \\S+ daemon pid ${pid} starting`));
+  });
+
+  it("a daemon that cannot run its tmux (a mistyped --tmux) exits before it is ready: the command says why, quoting that daemon alone, and the next starts a working one", async () => {
     const { place } = await setUp();
+    await startAndStop(place);
     const wrong = await place.run(["list", "--tmux", "/nonexistent/tmux"]);
     expect(wrong.exitCode).toBe(4);
     expect(wrong.stderr).toContain('the daemon exited (status 2) before it was ready');
     expect(wrong.stderr).toContain('cannot run "/nonexistent/tmux"');
+    // The log keeps the daemon before it (its SIGTERM), and the quote leaves it out, and its own start line.
+    expect(wrong.stderr).not.toMatch(/SIGTERM|starting/);
     expect(place.daemons()).toHaveLength(0);
     const right = await place.run(["list"]);
     expect(right.exitCode, right.stderr).toBe(0);
