@@ -24,11 +24,14 @@ export type ErrorKind =
 
 export class PanescopeError extends Error {
   readonly kind: ErrorKind;
+  /** What to do next, where it is not what every error of its kind is told (mcp/results.ts). */
+  readonly advice: string | undefined;
 
-  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown; advice?: string }) {
     super(message, options);
     this.name = "PanescopeError";
     this.kind = kind;
+    this.advice = options?.advice;
   }
 }
 

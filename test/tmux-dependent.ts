@@ -36,6 +36,7 @@ export const SAME_ON_EVERY_TMUX: Readonly<Record<string, string>> = {
   "test/integration/golden/report-browser.test.ts": "the HTML page in chromium; the recording in it: golden/run, evidence/record",
   "test/integration/golden/update-mode.test.ts": "which golden files are written; screens: golden/run",
   "test/integration/evidence/transcript.test.ts": "the JSON lines of calls and their page",
+  "test/integration/mcp/transcript.test.ts": "the transcript file opened once (a FIFO read live); the calls it records: evidence/transcript",
   "test/integration/mcp/handshake.test.ts": "initialize and tools/list, which need no tmux (a socket no server uses)",
   "test/integration/shell/handshake.test.ts": "the CLI–daemon protocol versions, the quiet exit, the exit once the server is gone (a socket that answers or not)",
   "test/mcp/tool-list.test.ts": "the advertised schemas; answers against them on every tmux: mcp/server, mcp/stdio",

@@ -39,9 +39,10 @@ export async function handshake(options: McpOptions, write: (line: string) => vo
 /**
  * Options come parsed (src/options.ts); resolves with the exit code once the client has gone.
  * `publisher`: where watched panes are published for reads answered on another thread (engine/),
- * and `answers` where that thread's answers go (engine/shared-stdout.ts).
+ * `answers` where that thread's answers go (engine/shared-stdout.ts), and `transcriptFd` the
+ * --transcript file as that thread opened it.
  */
-export async function main(options: McpOptions, publisher?: ReadPublisher, answers?: AnswerSink): Promise<number> {
+export async function main(options: McpOptions, publisher?: ReadPublisher, answers?: AnswerSink, transcriptFd?: number): Promise<number> {
   const log = (line: string): void => void process.stderr.write(`panescope: ${line}\n`);
   // The hub's lines name panescope already ("panescope: following %3: …").
   const hubWarn = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -55,7 +56,7 @@ export async function main(options: McpOptions, publisher?: ReadPublisher, answe
     import("./handshake.js"),
   ]);
   // Loaded only when asked for: the server's start-up stays as it was without --transcript.
-  const transcript = options.transcript === undefined ? undefined : (await import("./transcript.js")).Transcript.open(options.transcript, log);
+  const transcript = options.transcript === undefined ? undefined : (await import("./transcript.js")).Transcript.open(options.transcript, log, transcriptFd);
   const hub = new Hub({ server, warn: hubWarn, maxPanes: options.maxPanes, ...(publisher ? { publisher } : {}) });
   // tmux is asked at the first tool call, not at start: initialize and tools/list need no tmux (nor
   // execa, which runs it), and spawning it meanwhile cost start-up ≈ 12% (issue 28).

@@ -16,7 +16,8 @@ export interface FailContext {
 /** The error as an isError result: `error (kind): message`, plus the kind in _meta for programs. */
 export function fail(error: unknown, context: FailContext = { serverArgs: "" }): CallToolResult {
   const kind: ErrorKind = isPanescopeError(error) ? error.kind : "internal";
-  const text = `error (${kind}): ${adviceFor(kind, messageOf(error), context)}`;
+  const own = isPanescopeError(error) ? error.advice : undefined;
+  const text = `error (${kind}): ${own === undefined ? adviceFor(kind, messageOf(error), context) : `${messageOf(error)}. ${own}`}`;
   return { content: [{ type: "text", text }], isError: true, _meta: { "panescope/error": kind } };
 }
 

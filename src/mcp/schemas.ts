@@ -2,7 +2,7 @@
 // Inputs carry the bounds and messages an agent needs; outputs are types only (the tool
 // descriptions say what the fields mean, once): every tool list costs the agent its size.
 import { z } from "zod";
-import { canonicalPaneId } from "../tmux/pane-id.js";
+import { canonicalPaneId, outOfRange, paneNumberInRange } from "../tmux/pane-id.js";
 
 import { MAX_BYTES, MAX_CURSOR_CHARS, MAX_LINES } from "./limits.js";
 
@@ -10,10 +10,11 @@ export { MAX_BYTES, MAX_CURSOR_CHARS, MAX_LINES } from "./limits.js";
 
 export const paneId = z
   .string()
-  .max(12, "paneId is a tmux pane id like %3 (list_panes shows them)")
-  .regex(/^%\d{1,9}$/, "paneId must be a tmux pane id like %3: a % and digits, nothing else (list_panes shows them)")
+  .max(32, { error: "paneId is a tmux pane id like %3 (list_panes shows them)", abort: true })
+  .regex(/^%\d+$/, "paneId must be a tmux pane id like %3: a % and digits, nothing else (list_panes shows them)")
   // tmux reads %03 as %3: every tool sees one spelling, so no comparison can tell them apart.
-  .overwrite(canonicalPaneId);
+  .overwrite(canonicalPaneId)
+  .refine(paneNumberInRange, { error: (issue) => `${outOfRange(String(issue.input))} (list_panes shows the panes there are)` });
 
 /** A cursor, undescribed: for tools whose description already says where cursors come from. */
 export const bareCursor = z

@@ -23,6 +23,15 @@ export interface TranscriptEntry {
   error?: { message: string; code?: number };
 }
 
+/** Opens FILE for appending (created if missing); a path that cannot be written is a bad-input error at start. */
+export function openTranscriptFile(path: string): number {
+  try {
+    return openSync(path, "a", 0o600);
+  } catch (error) {
+    throw new PanescopeError("bad-input", `--transcript ${path}: cannot open it for appending (${(error as Error).message}); name a file in a folder you can write`, { cause: error });
+  }
+}
+
 export class Transcript {
   private fd: number | undefined;
   private seq = 0;
@@ -35,13 +44,12 @@ export class Transcript {
     this.fd = fd;
   }
 
-  /** Opens FILE for appending (created if missing); a path that cannot be written is a bad-input error at start. */
-  static open(path: string, warn: (line: string) => void): Transcript {
-    try {
-      return new Transcript(path, openSync(path, "a", 0o600), warn);
-    } catch (error) {
-      throw new PanescopeError("bad-input", `--transcript ${path}: cannot open it for appending (${(error as Error).message}); name a file in a folder you can write`, { cause: error });
-    }
+  /**
+   * The transcript on FILE; `fd` is FILE already opened (openTranscriptFile), as the engine thread
+   * gets it from the front (engine/front.ts), else FILE is opened here.
+   */
+  static open(path: string, warn: (line: string) => void, fd = openTranscriptFile(path)): Transcript {
+    return new Transcript(path, fd, warn);
   }
 
   /** Wraps the tools/call handler: the answer is recorded, then passed on unchanged. */

@@ -28,15 +28,16 @@ const ARGUMENT_NAMES = new RegExp(Object.keys(FLAGS).join("|"), "g");
 
 /**
  * Argument names as a refused value's message gives them bare (`quietMs must be at least 1 (at
- * quietMs)`): only those no English word could be, and a path's `(at NAME)`.
+ * quietMs)`): only those no English word could be, and a path's `(at NAME)`. ` (at paneId)` goes:
+ * the pane is a command's one %N, and the message names it.
  */
 const BARE: Readonly<Record<string, string>> = { quietMs: "--quiet", timeoutMs: "--timeout", maxLines: "--max-lines", waitMs: "--wait" };
-const BARE_NAMES = new RegExp(`\\b(${Object.keys(BARE).join("|")})\\b|\\(at (session|cwd)\\)`, "g");
+const BARE_NAMES = new RegExp(`\\b(${Object.keys(BARE).join("|")})\\b|\\(at (session|cwd)\\)| \\(at paneId\\)`, "g");
 
 /** `text` with each tool named as the shell command that makes its call, and its arguments as flags. */
 export function inShellWords(text: string): string {
   return text
     .replace(TOOL_NAMES, (name) => COMMANDS[name] ?? name)
     .replace(ARGUMENT_NAMES, (name) => FLAGS[name] ?? name)
-    .replace(BARE_NAMES, (whole, bare: string | undefined, at: string | undefined) => (bare !== undefined ? (BARE[bare] ?? bare) : `(at --${at})`));
+    .replace(BARE_NAMES, (whole, bare: string | undefined, at: string | undefined) => (bare !== undefined ? (BARE[bare] ?? bare) : at !== undefined ? `(at --${at})` : ""));
 }

@@ -19,8 +19,9 @@ interface State {
   at: number;
 }
 
+/** Up to 10 digits: pane ids reach UINT_MAX (pane-id.ts); sizes are bounded where they are used. */
 function parseNumber(state: State): number | null {
-  const m = /^\d{1,9}/.exec(state.s.slice(state.at, state.at + 10));
+  const m = /^\d{1,10}/.exec(state.s.slice(state.at, state.at + 11));
   if (m === null) return null;
   state.at += m[0].length;
   return Number(m[0]);

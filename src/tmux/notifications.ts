@@ -121,7 +121,8 @@ function parseSubscription(rest: string): ControlEvent | null {
 function parseOutput(bytes: Uint8Array, at: number, extended: boolean, strict: boolean): ControlEvent | null {
   let i = at;
   while (i < bytes.length && isDigit(bytes[i])) i++;
-  if (i === at || i - at > 9) return badOutput(bytes, strict, "bad pane id in output");
+  // Up to 10 digits: pane ids reach UINT_MAX (pane-id.ts).
+  if (i === at || i - at > 10) return badOutput(bytes, strict, "bad pane id in output");
   const paneId = paneIdAt(bytes, at, i);
   if (bytes[i] !== 0x20) return badOutput(bytes, strict, "missing space after pane id");
   i++;

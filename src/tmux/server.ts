@@ -6,7 +6,7 @@ import { PanescopeError } from "../errors.js";
 import { TmuxFormat } from "./format.js";
 import { runOneShot, type OneShotResult } from "./one-shot.js";
 import { commandsLine } from "./quote.js";
-import { canonicalPaneId } from "./pane-id.js";
+import { canonicalPaneId, outOfRange, paneNumberInRange } from "./pane-id.js";
 import { requireSupported, TmuxVersion } from "./version.js";
 import { spawnTurns } from "./spawn-turns.js";
 import { TMUX_TIMEOUT_MS } from "./timeouts.js";
@@ -275,7 +275,8 @@ function exitFields(status: string, signal: string): { exitStatus?: number; exit
 
 /** A pane id, made canonical as tmux prints it (`%007` → `%7`); anything else is a caller mistake. */
 export function validatePaneId(s: string): string {
-  if (!/^%\d{1,9}$/.test(s)) throw new PanescopeError("bad-input", `not a pane id: ${JSON.stringify(s)} (expected %N, e.g. %0; list panes to find one)`);
+  if (!/^%\d+$/.test(s)) throw new PanescopeError("bad-input", `not a pane id: ${JSON.stringify(s)} (expected %N, e.g. %0; list panes to find one)`);
+  if (!paneNumberInRange(s)) throw new PanescopeError("bad-input", `${outOfRange(s)} (list panes to find one)`);
   return canonicalPaneId(s);
 }
 

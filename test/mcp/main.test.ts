@@ -39,6 +39,11 @@ describe("fail", () => {
     expect(text).toMatch(/^error \(no-server\): no tmux server is running on tmux server -L work/);
     expect(text).toContain("tmux -L work new-session -d");
   });
+  it("an error that carries its own advice gets it instead of its kind's", () => {
+    const text = (error: PanescopeError): string => (fail(error).content[0] as { text: string }).text;
+    expect(text(new PanescopeError("command-failed", "can't find window: x"))).toBe("error (command-failed): can't find window: x. Check the arguments (list_panes shows the panes there are)");
+    expect(text(new PanescopeError("command-failed", "the command could not start", { advice: "Check the command" }))).toBe("error (command-failed): the command could not start. Check the command");
+  });
   it("an unexpected error is internal and says to report it", () => {
     expect((fail(new Error("boom")).content[0] as { text: string }).text).toBe("error (internal): boom. This is a panescope bug; please report it. Other calls still work");
   });

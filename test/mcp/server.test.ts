@@ -91,6 +91,16 @@ describe("bad input", () => {
     expect((await mcp.call("list_panes")).isError).toBeFalsy();
   });
 
+  it("a pane id above tmux's largest is out of range, not malformed; one up to it is looked for, however it is spelled", async () => {
+    const { mcp, pane } = await setup();
+    const outOfRange = "error (bad-input): invalid arguments for capture_since: pane id %4294967296 is out of range: tmux numbers panes from %0 to %4294967295 (list_panes shows the panes there are) (at paneId)";
+    expect(textOf(await mcp.call("capture_since", { paneId: "%4294967296" }))).toBe(outOfRange);
+    expectError(await mcp.call("send_keys", { paneId: "%99999999999999", text: "x" }), /bad-input.*pane id %99999999999999 is out of range/);
+    expectError(await mcp.call("capture_since", { paneId: "%2147483647" }), /unknown-pane.*no pane %2147483647.*list_panes/);
+    const found = await mcp.call("capture_since", { paneId: `%00000000000${pane.slice(1)}` });
+    expect(found.structuredContent, textOf(found)).toMatchObject({ paneId: pane });
+  });
+
   it("key names with spaces, semicolons or unknown words are refused naming the accepted forms", async () => {
     const { mcp, pane } = await setup();
     for (const key of ["C-c; kill-server", "Enter Enter", "Bogus", "'", "a".repeat(1000)]) {

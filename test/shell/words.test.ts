@@ -23,5 +23,9 @@ describe("inShellWords", () => {
     expect(inShellWords("invalid arguments for wait_for: quietMs must be at least 1 (at quietMs)")).toBe("invalid arguments for panescope wait: --quiet must be at least 1 (at --quiet)");
     expect(inShellWords("session must be 1-64 letters, digits, _ or - (at session)")).toBe("session must be 1-64 letters, digits, _ or - (at --session)");
     expect(inShellWords("a session named work, maxLinesX")).toBe("a session named work, maxLinesX");
+    // The pane is a command's one %N, which the message names.
+    expect(inShellWords("invalid arguments for capture_since: pane id %4294967296 is out of range: tmux numbers panes from %0 to %4294967295 (list_panes shows the panes there are) (at paneId)")).toBe(
+      "invalid arguments for panescope read: pane id %4294967296 is out of range: tmux numbers panes from %0 to %4294967295 (panescope list shows the panes there are)",
+    );
   });
 });

@@ -34,6 +34,11 @@ describe("ControlParser: pane output", () => {
     expect(parseAll(outputLine("%3", all))).toEqual([{ type: "output", paneId: "%3", data: all }]);
   });
 
+  it("takes pane ids up to tmux's largest, %4294967295 (10 digits), in output and layouts", () => {
+    expect(parseAll(outputLine("%4294967295", enc("hi")))).toEqual([{ type: "output", paneId: "%4294967295", data: enc("hi") }]);
+    expect(parseLayout("b25d,80x24,0,0,4294967295")).toEqual([{ paneId: "%4294967295", cols: 80, rows: 24, x: 0, y: 0 }]);
+  });
+
   it("decodes %extended-output with its age", () => {
     expect(parseAll("%extended-output %1 42 : a\\015\\012\n")).toEqual([{ type: "output", paneId: "%1", data: enc("a\r\n"), age: 42 }]);
   });

@@ -39,8 +39,9 @@ function engineFile(): URL {
 export async function serve(options: McpOptions): Promise<number> {
   // A transcript that cannot be written is refused here, before the handshake is answered and the
   // engine starts, as in one thread (mcp/main.ts): a usage error (exit 2), not a failed engine.
-  // The engine opens the file for itself; this only checks that it can.
-  if (options.transcript !== undefined) (await import("../transcript.js")).Transcript.open(options.transcript, () => undefined).close();
+  // Opened once, and the engine writes to that fd: a second open could find another file, or
+  // block on a FIFO whose reader took the first close as the end.
+  const transcriptFd = options.transcript === undefined ? undefined : (await import("../transcript.js")).openTranscriptFile(options.transcript);
   const words = sharedStdoutWords();
   const stdout = new FrontStdout(words);
   const write = (line: string): void => stdout.write(line);
@@ -48,7 +49,7 @@ export async function serve(options: McpOptions): Promise<number> {
   // a 2-core VM, made this thread's load of the server 10–15 ms slower when the two overlapped).
   const answerHandshake = await (await import("../main.js")).handshake(options, write);
   const channel = new MessageChannel();
-  const data: EngineData = { options, port: channel.port2, stdout: { words, pipeOrSocket: stdoutIsPipeOrSocket() } };
+  const data: EngineData = { options, port: channel.port2, stdout: { words, pipeOrSocket: stdoutIsPipeOrSocket() }, ...(transcriptFd === undefined ? {} : { transcriptFd }) };
   const engine = new Worker(engineFile(), { workerData: data, transferList: [channel.port2], stdin: true, stdout: true });
   let failed = false;
   engine.on("error", (error) => {

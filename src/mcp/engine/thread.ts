@@ -11,9 +11,11 @@ export interface EngineData {
   port: MessagePort;
   /** fd 1 as the two threads share it (shared-stdout.ts): its words, and whether it is a pipe or a socket. */
   stdout: { words: Int32Array; pipeOrSocket: boolean };
+  /** The --transcript file, opened by the front (threads share the process's files). */
+  transcriptFd?: number;
 }
 
-const { options, port, stdout } = workerData as EngineData;
+const { options, port, stdout, transcriptFd } = workerData as EngineData;
 // The server's face loads when the front says so, once it has answered the handshake
 // (mcp/handshake.ts): loaded beside the front's, the two shared the cores and the handshake came
 // 20–25 ms later (2-core VM). Requests wait meanwhile in this thread's stdin.
@@ -21,7 +23,7 @@ await new Promise((resolve) => parentPort?.once("message", resolve));
 const { main } = await import("../main.js");
 const publisher = new PortPublisher(port);
 const answers = new EngineStdout(stdout.words, process.stdout, stdout.pipeOrSocket);
-const code = await main(options, publisher, answers);
+const code = await main(options, publisher, answers, transcriptFd);
 publisher.close();
 process.stderr.write(`panescope: ${answers.direct} answers written by the engine thread itself\n`);
 process.exit(code);

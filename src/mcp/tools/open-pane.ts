@@ -152,7 +152,10 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
           await ctx.server.run(["kill-pane", "-t", paneId]).catch(() => undefined);
           ctx.opened.delete(paneId);
           const said = lines.slice(-3).join(" / ");
-          throw new PanescopeError("command-failed", `the command could not start (exit status ${exitStatus}${said === "" ? "" : `: ${said}`}); the pane was closed. Check the command name and PATH`);
+          // Its own advice: the arguments and panes every other command-failed is pointed to are not what went wrong.
+          throw new PanescopeError("command-failed", `the command could not start (exit status ${exitStatus}${said === "" ? "" : `: ${said}`}); the pane was closed`, {
+            advice: `Check the command name, its arguments and PATH${said === "" ? "" : "; what it printed is quoted"}`,
+          });
         }
         await requireStillThere(ctx, paneId);
         if (exitStatus !== undefined) await ctx.hub.paneEnded(paneId, { status: exitStatus });

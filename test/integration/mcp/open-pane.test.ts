@@ -57,7 +57,9 @@ describe("open_pane, and the end of what it started", () => {
     expect(isErrorText(badCwd)).toMatch(/bad-input.*\/nonexistent\/dir.*not a directory/s);
     const before = (await test.run(["list-panes", "-a", "-F", "#{pane_id}"])).length;
     const notFound = await mcp.call("open_pane", { command: "no-such-command-panescope", session: "work" });
-    expect(isErrorText(notFound)).toMatch(/could not start \(exit status 127.*no-such-command-panescope/s);
+    expect(isErrorText(notFound)).toMatch(/could not start \(exit status 127.*no-such-command-panescope.*\); the pane was closed\. Check the command name, its arguments and PATH; what it printed is quoted$/s);
+    // Not the advice of other command-failed errors: no pane or argument of tmux's was wrong.
+    expect(isErrorText(notFound)).not.toContain("list_panes");
     // The shell's message as it printed it, not cut where a narrow pane wrapped it.
     const narrow = await mcp.call("open_pane", { command: "no-such-command-panescope-with-a-long-name", cols: 30, rows: 10, session: "narrow" });
     expect(isErrorText(narrow)).toMatch(/no-such-command-panescope-with-a-long-name: (command )?not found/);

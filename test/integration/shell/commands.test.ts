@@ -73,6 +73,11 @@ describe("panescope read", () => {
     const noCondition = await place.run(["wait", "%0"]);
     expect(noCondition.exitCode).toBe(2);
     expect(noCondition.stderr).toContain("give one condition");
+    // A number above tmux's largest pane id is out of range (2), one below it a pane there is not (3).
+    const outOfRange = await place.run(["read", "%4294967296"]);
+    expect([outOfRange.exitCode, outOfRange.stderr]).toEqual([2, "panescope: error (bad-input): invalid arguments for panescope read: pane id %4294967296 is out of range: tmux numbers panes from %0 to %4294967295 (panescope list shows the panes there are)"]);
+    const absent = await place.run(["read", "%2147483647"]);
+    expect([absent.exitCode, absent.stderr]).toEqual([3, "panescope: error (unknown-pane): no pane %2147483647 on this tmux server: panescope list shows the panes there are"]);
     for (const command of ["read", "wait", "send", "list", "open", "close"]) {
       const help = await place.run([command, "--help"]);
       expect(help.stdout, command).toContain(`usage: panescope ${command}`);
@@ -152,6 +157,10 @@ describe("panescope wait and send", () => {
     const never = await place.run(["read", "%99999", "--as", "late"]);
     expect(never.exitCode).toBe(3);
     expect(never.stderr).toContain("no pane %99999 on this tmux server: panescope list shows the panes there are");
+    // A command that cannot start: exit 4, the shell's message and advice about the command, not about panes.
+    const missing = await place.run(["open", "--session", tmux.session, "--", "no-such-command-panescope"]);
+    expect(missing.exitCode).toBe(4);
+    expect(missing.stderr).toMatch(/^panescope: error \(command-failed\): the command could not start \(exit status 127: .*no-such-command-panescope.*\); the pane was closed\. Check the command name, its arguments and PATH; what it printed is quoted$/);
     // A pane panescope did not open is refused with the flag that kills it anyway (not MCP's `force: true`).
     const mine = await place.run(["close", "%0"]);
     expect(mine.exitCode).toBe(4);
