@@ -16,7 +16,8 @@ const MAGIC = "panescope golden v";
 /**
  * Text on the screen that changes from run to run (clocks, spinners, temp paths) is replaced by
  * `placeholder` as is, not fitted to the match's width: "took 5ms" and "took 120ms" must give the
- * same golden. Text right of a match, the cursor and style runs shift to follow.
+ * same golden. Text right of a match, the cursor and style runs shift to follow, never past the
+ * screen's right edge: a placeholder that would push text past it is refused (formatGolden throws).
  */
 export interface Mask {
   pattern: RegExp;
@@ -131,6 +132,21 @@ function mapEnd(row: Row, col: number): number {
   return mapStart(row, col).col;
 }
 
+/** The error for a row whose masks would push its text past the screen's right edge. */
+function maskTooWide(line: string, y: number, cols: number, masks: Mask[]): PanescopeError {
+  const cells = (text: string): string => {
+    const n = displayWidth(visibleText(text));
+    return `${JSON.stringify(text)} (${n} cell${n === 1 ? "" : "s"})`;
+  };
+  // One of them is wider than its match: the row is wider than without masks.
+  const texts = maskMatches(line, masks).map((m) => ({ placeholder: m.placeholder, matched: line.slice(m.start, m.end) }));
+  const wider = texts.find((t) => displayWidth(visibleText(t.placeholder)) > displayWidth(visibleText(t.matched))) ?? { placeholder: "", matched: "" };
+  return new PanescopeError(
+    "golden",
+    `row ${y}: the mask placeholder ${cells(wider.placeholder)} is wider than the text it masks, ${cells(wider.matched)}, and would push the row past the screen's ${cols} columns; use a placeholder no wider than the shortest text the mask matches`,
+  );
+}
+
 function colour(c: Colour | undefined): string | undefined {
   if (c === undefined || c.kind === "default") return undefined;
   if (c.kind === "palette") return String(c.index);
@@ -159,9 +175,17 @@ export function formatGolden(snapshot: ScreenSnapshot, opts: FormatOptions = {})
   }
   if (opts.name !== undefined && /[\n\r]/.test(opts.name)) throw new PanescopeError("bad-input", "golden name must be one line");
   const masks = opts.masks ?? [];
-  const rendered = snapshot.lines.map((line) => renderRow(line, masks));
+  const rendered = snapshot.lines.map((line, y) => {
+    const row = renderRow(line, masks);
+    const width = displayWidth(row.text);
+    if (width > cols && width > displayWidth(visibleText(line))) throw maskTooWide(line, y, cols, masks);
+    return row;
+  });
+  // What a wider placeholder shifts right stops at the row's edge (the blanks after its text give way).
+  const edge = (row: Row | undefined): number => (row?.segments.some((s) => s.masked) === true ? Math.max(cols, displayWidth(row.text)) : Infinity);
   const cursorRow = rendered[snapshot.cursorY];
-  const cursor = cursorRow === undefined ? { col: snapshot.cursorX, masked: false } : mapStart(cursorRow, snapshot.cursorX);
+  const mapped = cursorRow === undefined ? { col: snapshot.cursorX, masked: false } : mapStart(cursorRow, snapshot.cursorX);
+  const cursor = { ...mapped, col: Math.min(mapped.col, edge(cursorRow)) };
   const colors = opts.colors === true;
   const version = opts.version ?? GOLDEN_VERSION;
 
@@ -173,7 +197,6 @@ export function formatGolden(snapshot: ScreenSnapshot, opts: FormatOptions = {})
   out.push(`alternate: ${snapshot.alternate ? "yes" : "no"}`);
   out.push(`colors: ${colors ? "on" : "off"}`);
   out.push(`┌${"─".repeat(cols)}┐`);
-  // A row a placeholder made wider than the screen pushes its right edge out; it is still stable.
   for (const row of rendered) out.push(`│${row.text}${" ".repeat(Math.max(0, cols - displayWidth(row.text)))}│`);
   out.push(`└${"─".repeat(cols)}┘`);
   if (colors) {
@@ -181,8 +204,8 @@ export function formatGolden(snapshot: ScreenSnapshot, opts: FormatOptions = {})
     const lines: { row: number; start: number; end: number; text: string }[] = [];
     for (const run of snapshot.styles) {
       const row = rendered[run.row];
-      const start = row === undefined ? run.start : mapStart(row, run.start).col;
-      const end = row === undefined ? run.end : mapEnd(row, run.end);
+      const start = row === undefined ? run.start : Math.min(mapStart(row, run.start).col, edge(row));
+      const end = row === undefined ? run.end : Math.min(mapEnd(row, run.end), edge(row));
       const text = styleLine(run, start, end);
       if (text !== undefined) lines.push({ row: run.row, start, end, text });
     }

@@ -160,10 +160,26 @@ async function startLaunch(options: PaneSessionOptions): Promise<Launched> {
     started.set(result, () => discardLaunch(result));
     return result;
   } catch (error) {
-    await server.run(["kill-server"]).catch(() => undefined);
-    await rm(home, { recursive: true, force: true });
+    // What went wrong is this error: the cleanup's own failures must not replace it.
+    await discardServer(server, name).catch(() => undefined);
+    await rm(home, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Kills the server of a launch that failed part way and removes its socket file. The server may
+ * still be starting: a client that started it and then failed (`command too long`) exits before
+ * the server has made its socket, so a bare kill-server finds none and the socket appears after
+ * it. `start-server` waits on tmux's `<socket>.lock` until that server is up (or starts one) for
+ * kill-server to kill. The socket's path is tmux's rule, not asked: a server with no session can
+ * exit just as we connect, without answering.
+ */
+async function discardServer(server: TmuxServer, name: string): Promise<void> {
+  await server.runMany([["-f", "/dev/null", "start-server"], ["kill-server"]]).catch(() => undefined);
+  const socket = join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`, name);
+  // A client that takes the lock just as a server finishes starting leaves the lock file behind.
+  await Promise.all([rm(socket, { force: true }), rm(`${socket}.lock`, { force: true })]);
 }
 
 /** Kills the server and removes what the launch made (socket file, HOME). Safe after a kill. */

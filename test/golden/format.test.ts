@@ -136,6 +136,30 @@ describe("formatGolden with masks", () => {
     expect(golden).toContain("styles:\n0:3-4 bold\n0:5-7 fg=2\n");
   });
 
+  it("keeps a row a wider placeholder shifts at the screen's width: style runs and the cursor stop at its right edge", () => {
+    // A status bar: its colour runs to the right edge, past the text; "<n>" is 2 cells wider than "5".
+    const snap = screen(["at 5ms"], { cursorX: 11, styles: [{ row: 0, start: 0, end: 12, bg: { kind: "palette", index: 4 } }] });
+    const golden = formatGolden(snap, { colors: true, masks: [{ pattern: /\d+/, placeholder: "<n>" }] });
+    expect(framed(golden)).toEqual(["│at <n>ms    │"]);
+    expect(golden).toContain("\ncursor: 12,0\n");
+    expect(golden.endsWith("styles:\n0:0-12 bg=4\n")).toBe(true);
+    expect(formatGolden(snap, { colors: true, masks: [{ pattern: /\d+/, placeholder: "<n>" }] })).toBe(golden);
+  });
+
+  it("refuses a placeholder that would push a row's text past the screen's right edge, and says what to do", () => {
+    // "pid 42 ready" fills the 12 columns: "<pid>" is 3 cells wider than "42".
+    let error: unknown;
+    try {
+      formatGolden(screen(["ok", "pid 42 ready"]), { masks: [{ pattern: /\d+/, placeholder: "<pid>" }] });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isPanescopeError(error, "golden")).toBe(true);
+    expect((error as Error).message).toBe(
+      'row 1: the mask placeholder "<pid>" (5 cells) is wider than the text it masks, "42" (2 cells), and would push the row past the screen\'s 12 columns; use a placeholder no wider than the shortest text the mask matches',
+    );
+  });
+
   it("shows control characters in a placeholder visibly", () => {
     expect(framed(formatGolden(screen(["v1"]), { masks: [{ pattern: /\d/, placeholder: "\t" }] }))[0]).toBe("│v␉          │");
   });
@@ -217,6 +241,32 @@ describe("parseGolden", () => {
         for (const line of framed(golden)) expect(displayWidth(line)).toBe(14);
         const parsed = parseGolden(golden);
         expect([parsed.cols, parsed.rows, parsed.cursorY, parsed.lines.length]).toEqual([12, lines.length, lines.length - 1, lines.length]);
+      }),
+      { seed: 42, numRuns: 300 },
+    );
+  });
+
+  it("keeps every framed row, style run and cursor within the screen under masks, or refuses the mask (seeded)", () => {
+    const char = fc.constantFrom("a", "1", "22", " ", "中", "é");
+    const row = fc
+      .array(char, { maxLength: 8 })
+      .map((cs) => cs.join("").trimEnd())
+      .filter((text) => displayWidth(text) <= 12);
+    const mask = fc.record({ pattern: fc.constantFrom(/\d+/, /a+/, /中/), placeholder: fc.constantFrom("", "#", "<n>", "<long>") });
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 3 }), fc.array(mask, { maxLength: 2 }), fc.nat(12), (lines, masks, cursorX) => {
+        const styles = lines.map((_, y) => ({ row: y, start: 0, end: 12, bold: true }));
+        let golden: string;
+        try {
+          golden = formatGolden(screen(lines, { cursorX, styles }), { colors: true, masks });
+        } catch (error) {
+          expect(isPanescopeError(error, "golden") && /would push the row past the screen's 12 columns/.test(error.message)).toBe(true);
+          return;
+        }
+        for (const line of framed(golden)) expect(displayWidth(line)).toBe(14);
+        const parsed = parseGolden(golden);
+        expect(parsed.cursorX).toBeLessThanOrEqual(12);
+        for (const style of parsed.styles) expect(Number(/-(\d+) /.exec(style)?.[1])).toBeLessThanOrEqual(12);
       }),
       { seed: 42, numRuns: 300 },
     );

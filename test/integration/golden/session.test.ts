@@ -68,6 +68,16 @@ describe("startPaneSession", () => {
     });
   });
 
+  it("a launch that fails after its server started kills that server, removes its socket file and says why", async () => {
+    // tmux starts the server, then refuses a command over its message size (16 KB on 3.2a–3.7c):
+    // its client exits before the server has made its socket (tmux's `<socket>.lock` is there until then).
+    const before = leftoverSockets();
+    const error = await startPaneSession({ size: { cols: 20, rows: 3 }, command: ["true"], env: { BIG: "x".repeat(60_000) } }).catch((e: unknown) => e);
+    expect(isPanescopeError(error, "command-failed")).toBe(true);
+    expect((error as Error).message).toMatch(/command too long/);
+    expect(leftoverSockets().filter((name) => !before.includes(name))).toEqual([]);
+  });
+
   it("types text ending in ; and $ literally, and refuses key names tmux would type as text", async () => {
     await withSession({ size: { cols: 30, rows: 5 }, command: ["cat"] }, async (s) => {
       await s.typeText("a;b $HOME ~ ;");
