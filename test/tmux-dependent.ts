@@ -38,6 +38,9 @@ export const SAME_ON_EVERY_TMUX: Readonly<Record<string, string>> = {
   "test/integration/evidence/transcript.test.ts": "the JSON lines of calls and their page",
   "test/integration/mcp/transcript.test.ts": "the transcript file opened once (a FIFO read live); the calls it records: evidence/transcript",
   "test/integration/mcp/handshake.test.ts": "initialize and tools/list, which need no tmux (a socket no server uses)",
+  "test/integration/shell/daemon-start.test.ts": "the daemon's directory, socket file, log and start lock; its tmux faults: shell/faults",
+  "test/integration/cli/demo.test.ts": "what the demo prints and its server's removal; the reads it shows: mcp/*, watch/*",
+  "test/integration/golden/stop.test.ts": "a golden run ended by a signal or EPIPE removes its scenario (kill-server); launches: golden/session",
   "test/integration/shell/handshake.test.ts": "the CLI–daemon protocol versions, the quiet exit, the exit once the server is gone (a socket that answers or not)",
   "test/mcp/tool-list.test.ts": "the advertised schemas; answers against them on every tmux: mcp/server, mcp/stdio",
 };

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa, type ResultPromise } from "execa";
 import { afterEach } from "vitest";
-import { socketFile } from "./tmux-fixture.js";
+import { socketFile, startServer, type TestServer } from "./tmux-fixture.js";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
 
@@ -141,4 +141,34 @@ export function shellPlace(serverName: string): ShellPlace {
       rmSync(state, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * For a file whose every test has its own private server (`sh`, 60×10) and directories: the
+ * set-up to call in each test; after each, its daemons killed and its server too, and a failed
+ * test's daemon logs shown first.
+ */
+export function serverPerTest(): () => Promise<{ tmux: TestServer; place: ShellPlace }> {
+  let tmux: TestServer | undefined;
+  let place: ShellPlace | undefined;
+  afterEach(async () => {
+    await place?.clean();
+    await tmux?.kill();
+    place = undefined;
+    tmux = undefined;
+  });
+  // Registered after the clean-up: after-hooks run last first, so the logs are read before they go.
+  daemonLogsOnFailure(() => place);
+  return async () => {
+    tmux = await startServer({ command: "sh", cols: 60, rows: 10 });
+    place = shellPlace(tmux.name);
+    return { tmux, place };
+  };
+}
+
+/** The daemon's socket in its directory (the one `.sock` there). */
+export function socketIn(dir: string): string {
+  const name = readdirSync(dir).find((file) => file.endsWith(".sock"));
+  if (name === undefined) throw new Error(`no socket in ${dir}`);
+  return join(dir, name);
 }
