@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PanescopeError } from "../errors.js";
+import { isPanescopeError, PanescopeError } from "../errors.js";
 import { TmuxFormat } from "../tmux/format.js";
 import { TmuxServer } from "../tmux/server.js";
 import type { RunCommand, Size } from "./tape.js";
@@ -163,8 +163,15 @@ async function startLaunch(options: PaneSessionOptions): Promise<Launched> {
     // What went wrong is this error: the cleanup's own failures must not replace it.
     await discardServer(server, name).catch(() => undefined);
     await rm(home, { recursive: true, force: true }).catch(() => undefined);
-    throw error;
+    throw tooLongForTmux(error, [...pairs, ...argvOf(options.command)]) ?? error;
   }
+}
+
+/** tmux's "command too long" said in the scenario's words: its own command and env are what is too long. */
+function tooLongForTmux(error: unknown, words: readonly string[]): PanescopeError | undefined {
+  if (!isPanescopeError(error, "command-failed") || !error.message.includes("command too long")) return undefined;
+  const bytes = words.reduce((sum, word) => sum + Buffer.byteLength(word) + 1, 0);
+  return new PanescopeError("bad-input", `the scenario's command and env are too long for tmux (${bytes} bytes; tmux takes one command of about 16 KB): pass large values in a file the program reads`, { cause: error });
 }
 
 /**

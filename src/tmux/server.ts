@@ -196,10 +196,23 @@ async function runMany(server: TmuxServer, commands: readonly (readonly string[]
     signal: options.signal,
     env: options.env,
   });
-  if (result.failed) throw runError(binary, commands[0]?.[0] ?? args[0] ?? "", result, timeoutMs);
+  if (result.failed) throw runError(binary, commandName(commands[0] ?? args), result, timeoutMs);
   const out = result.stdout;
   if (out === "") return [];
   return (out.endsWith("\n") ? out.slice(0, -1) : out).split("\n");
+}
+
+/** Client flags given before a command that take a value (`-f /dev/null new-session …`). */
+const VALUE_FLAGS = new Set(["-f", "-L", "-S", "-T"]);
+
+/** The tmux command a list of words runs, for messages: the client's flags before it are not its name. */
+export function commandName(words: readonly string[]): string {
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] ?? "";
+    if (!word.startsWith("-")) return word;
+    if (VALUE_FLAGS.has(word)) i++;
+  }
+  return words[0] ?? "";
 }
 
 /** Commands that start a tmux server when none runs (their aliases too). */

@@ -73,8 +73,10 @@ describe("startPaneSession", () => {
     // its client exits before the server has made its socket (tmux's `<socket>.lock` is there until then).
     const before = leftoverSockets();
     const error = await startPaneSession({ size: { cols: 20, rows: 3 }, command: ["true"], env: { BIG: "x".repeat(60_000) } }).catch((e: unknown) => e);
-    expect(isPanescopeError(error, "command-failed")).toBe(true);
-    expect((error as Error).message).toMatch(/command too long/);
+    expect(isPanescopeError(error, "bad-input")).toBe(true);
+    expect((error as Error).message).toMatch(/^the scenario's command and env are too long for tmux \(\d+ bytes; .*\): pass large values in a file the program reads$/);
+    // tmux's own words stay in the cause, naming the command list by its first command, not by the client flag before it.
+    expect(((error as Error).cause as Error).message).toBe("tmux start-server failed: command too long");
     expect(leftoverSockets().filter((name) => !before.includes(name))).toEqual([]);
   });
 
