@@ -4,7 +4,9 @@
 // server's pane for all its runs (a running server's ingest); the runs alternate between them. The
 // ″ rows set panescope's CPU per MB beside a third reader: the decode-only one with xterm, set up as
 // panescope sets it up, parsing every byte it decodes (no skipping, no rows, no rings): what any
-// reader that renders the pane with xterm pays, the floor of a goal for CPU per MB.
+// reader that renders the pane with xterm pays, the floor of a goal for CPU per MB. The ‴ rows set
+// a second decode-only reader, the baseline's twin on a server of its own, beside the baseline: what
+// the same-run noise alone makes of an ingest ratio whose true value is 1.0.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -152,15 +154,20 @@ export async function panescopeReader(bench: BenchServer): Promise<Reader> {
   };
 }
 
-const KINDS = ["base", "ours", "xterm"] as const;
+const KINDS = ["base", "ours", "xterm", "twin"] as const;
 type Kind = (typeof KINDS)[number];
 
 async function measure(script: string, reps: number, warmups: number): Promise<Record<Kind, Run[]>> {
-  const runs: Record<Kind, Run[]> = { base: [], ours: [], xterm: [] };
+  const runs: Record<Kind, Run[]> = { base: [], ours: [], xterm: [], twin: [] };
   // Each reader on its own server (a second control client would double tmux's work), attached once.
-  const servers = { base: await floodServer(script), ours: await floodServer(script), xterm: await floodServer(script) };
+  const servers = { base: await floodServer(script), ours: await floodServer(script), xterm: await floodServer(script), twin: await floodServer(script) };
   try {
-    const readers = { base: await baselineReader(servers.base), ours: await panescopeReader(servers.ours), xterm: await baselineReader(servers.xterm, true) };
+    const readers = {
+      base: await baselineReader(servers.base),
+      ours: await panescopeReader(servers.ours),
+      xterm: await baselineReader(servers.xterm, true),
+      twin: await baselineReader(servers.twin),
+    };
     try {
       // Unmeasured runs of each first: the figure is a running server's ingest, not the JIT
       // compiling xterm and the parser (the quick figure's first run after one warm-up was still
@@ -205,7 +212,7 @@ export async function flood(quick: boolean): Promise<Result[]> {
       { id: "1c", label: "flood ingest: coloured test log", script: `cat ${logFile}` },
     ];
     for (const c of cases) {
-      const { ours, base, xterm } = await measure(c.script, reps, warmups);
+      const { ours, base, xterm, twin } = await measure(c.script, reps, warmups);
       const cpuPerMb = (runs: Run[]): number => median(runs.map((r) => r.cpuMs / (r.bytes / 1e6)));
       const mb = (ours[0]?.bytes ?? 0) / 1e6;
       results.push({
@@ -237,6 +244,16 @@ export async function flood(quick: boolean): Promise<Result[]> {
         unit: "ms",
         better: "lower",
         note: `the decode-only reader with xterm parsing every byte: ${throughput(xterm).toFixed(1)} MB/s, ${(cpuPerMb(xterm) / cpuPerMb(base)).toFixed(2)}× the decode-only reader's CPU per MB`,
+      });
+      results.push({
+        id: `${c.id}‴`,
+        label: `${c.label}: the baseline's twin`,
+        value: throughput(twin),
+        baseline: throughput(base),
+        baselineLabel: "decode-only reader",
+        unit: "MB/s",
+        better: "higher",
+        note: "a second decode-only reader, the same code on a server of its own: its ratio is noise around 1.0",
       });
     }
     return results;
