@@ -27,31 +27,49 @@ export async function main(options: DemoOptions = {}): Promise<number> {
   const say = (text: string): void => out(wrap(text, columns, "").join("\n"));
   const hub = new Hub({ server, warn: (message) => process.stderr.write(`${message}\n`) });
   let socket: string | undefined;
-  const cleanup = async (): Promise<void> => {
-    await hub.close().catch(() => undefined);
-    await server.run(["kill-server"]).catch(() => undefined);
-    // tmux 3.3a leaves its socket file behind after kill-server.
-    if (socket) rmSync(socket, { force: true });
+  // The server's first command: a cleanup that a signal starts meanwhile waits for it, or tmux
+  // would start the server after kill-server (or leave its socket file, unnamed yet).
+  let starting: Promise<unknown> | undefined;
+  let cleaning: Promise<void> | undefined;
+  // Once: a signal's cleanup and the finally below share it.
+  const cleanup = (): Promise<void> =>
+    (cleaning ??= (async () => {
+      await starting?.catch(() => undefined);
+      await hub.close().catch(() => undefined);
+      await server.run(["kill-server"]).catch(() => undefined);
+      // tmux 3.3a leaves its socket file behind after kill-server.
+      if (socket) rmSync(socket, { force: true });
+    })());
+  // 128 + the signal, as a shell reports it; nothing more is printed once stopping.
+  const onInterrupt = (): void => stopWith(130);
+  const onTerminate = (): void => stopWith(143);
+  const stopWith = (status: number): void => {
+    stdoutOpen = false;
+    void cleanup().then(() => process.exit(status));
   };
-  const onSignal = (): void => void cleanup().then(() => process.exit(130));
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  // on, not once: a once listener is gone when the signal is delivered, and execa's signal-exit then
+  // finds itself the only listener and kills the process with the signal, server left running
+  // (signal-exit 4.1; as in src/record/main.ts).
+  process.on("SIGINT", onInterrupt);
+  process.on("SIGTERM", onTerminate);
   try {
     say(`panescope demo: a private tmux server (-L ${name}) with two panes.`);
     say("Each answer shows the rendered rows that changed and the raw output stream since the last read.");
     out();
     const pane = new TmuxFormat({ id: "pane_id", pid: "pane_pid", socket: "socket_path" });
-    const [progress] = await server.query([
+    const first = server.query([
       "-f", "/dev/null", "new-session", "-d", "-P", "-F", pane.text, "-s", "demo", "-x", "100", "-y", "12",
       "--", process.execPath, program("progress.js"),
     ], pane);
+    starting = first;
+    const [progress] = await first;
     if (!progress) throw new Error("tmux did not report the demo's first pane");
+    socket = progress.socket;
     await server.sizeNewSession(progress.id, 100, 12);
     const [dashboard] = await server.query([
       "new-window", "-d", "-P", "-F", pane.text, "-t", "demo", "--", process.execPath, program("dashboard.js"),
     ], pane);
     if (!dashboard) throw new Error("tmux did not report the demo's second pane");
-    socket = progress.socket;
     const progressPane = progress.id;
     const dashboardPane = dashboard.id;
 
@@ -88,8 +106,8 @@ export async function main(options: DemoOptions = {}): Promise<number> {
     say('An agent gets the same answers from the MCP tool capture_since (README: "Connect a client").');
     return 0;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onInterrupt);
+    process.off("SIGTERM", onTerminate);
     process.stdout.off("error", onStdoutError);
     await cleanup();
   }

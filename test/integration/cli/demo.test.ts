@@ -30,4 +30,29 @@ describe("panescope demo", () => {
     expect(alive.exitCode).not.toBe(0);
     expect(existsSync(socketFile(name))).toBe(false);
   });
+
+  // Its first line comes while tmux is starting the server; its first answer once both panes run.
+  it.each([
+    ["as soon as it names its server", "-L panescope-demo-"],
+    ["after its first answer", "── capture_since"],
+  ])("removes its server and exits 130 when Ctrl-C stops it %s", async (_when, mark) => {
+    const child = execa(process.execPath, ["dist/cli.js", "demo"], { reject: false, timeout: 60_000, buffer: false });
+    let seen = "";
+    await new Promise<void>((resolve) =>
+      child.stdout?.on("data", (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (seen.includes(mark)) resolve();
+      }),
+    );
+    child.kill("SIGINT");
+    const result = await child;
+    const name = /-L (panescope-demo-[\w-]+)\)/.exec(seen)?.[1] ?? "";
+    expect(name).not.toBe("");
+    const alive = await execa("tmux", ["-L", name, "list-sessions"], { reject: false });
+    if (alive.exitCode === 0) await execa("tmux", ["-L", name, "kill-server"], { reject: false });
+    expect(alive.exitCode).not.toBe(0);
+    expect(existsSync(socketFile(name))).toBe(false);
+    expect(result.signal).toBeUndefined();
+    expect(result.exitCode).toBe(130);
+  });
 });
