@@ -148,7 +148,9 @@ function paneOf(tokens: Tokens, fail: (what: string) => Error, extraHint = ""): 
   const [pane, ...extra] = tokens.positionals;
   if (pane === undefined) throw fail("name the pane: %N (panescope list shows them)");
   if (!/^%\d+$/.test(pane)) throw fail(`a pane is %N (e.g. %3), got ${JSON.stringify(pane)}`);
-  if (extra.length > 0) throw fail(`one pane only; unexpected ${JSON.stringify(extra[0])}${extraHint}`);
+  if (extra.length > 0) {
+    throw fail(extraHint === "" ? `one pane only; unexpected ${JSON.stringify(extra[0])}` : `${JSON.stringify(extra[0])} after the pane is not sent${extraHint}`);
+  }
   return pane;
 }
 

@@ -51,7 +51,9 @@ describe("the shell commands' options", () => {
     expect(shell(["send", "%2", "--text", "ls"]).exit).toBe("plain");
     expect(refused(["send", "%2"])).toContain("nothing to send");
     // Words after the pane, as tmux send-keys takes them, are refused with where they belong.
-    expect(refused(["send", "%2", "echo hi", "Enter"])).toContain('one pane only; unexpected "echo hi": type text with --text TEXT and press keys with --key KEY');
+    // Not "one pane only": a word after send's pane is text or a key, and the message says so.
+    expect(refused(["send", "%2", "echo hi", "Enter"])).toContain('"echo hi" after the pane is not sent: type text with --text TEXT and press keys with --key KEY');
+    expect(refused(["send", "%2", "echo hi"])).not.toContain("one pane only");
     expect(refused(["send", "%2", "--text", "x", "--timeout", "5"])).toContain("--timeout goes with --wait-for");
   });
 
