@@ -131,6 +131,20 @@ interface Stop {
   abandon: () => void;
 }
 
+/** What a reader gone (an `error` on stdout) stops: the running `main`, or after it the process. */
+let readerGone: (() => void) | undefined;
+
+/**
+ * Sends stdout's errors to `stop` from now on. One listener for the process, never removed: Node
+ * reports an EPIPE a tick after the write that met it, so the EPIPE of the last lines (the summary)
+ * arrives after `main` has returned, and an `error` with no listener is a stack trace and exit 1
+ * (`golden | head -2` on a failing tape, 17 runs in 18 before this).
+ */
+function watchReader(stop: () => void): void {
+  if (readerGone === undefined) process.stdout.on("error", () => readerGone?.());
+  readerGone = stop;
+}
+
 /** One tape, its progress and its PASS/FAIL block; a scenario that throws is a failed result. */
 async function runOne(tape: Tape, options: GoldenOptions, ci: boolean, record: boolean, reporter: GoldenReporter): Promise<TapeResult> {
   let result: TapeResult;
@@ -158,13 +172,13 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
   };
   const onInterrupt = (): void => stopWith(STOPPED.interrupt);
   const onTerminate = (): void => stopWith(STOPPED.terminate);
-  const onReaderGone = (): void => stopWith(STOPPED.pipe);
   // From the first line, before any tmux runs: execa's signal-exit, when it is the only listener,
   // re-sends the signal, and that was lost at times (4 of 48 SIGINTs 0.16–0.22 s after start let a
   // 20 s tape run to its end). On, not once, for the same reason (see src/record/main.ts).
   process.on("SIGINT", onInterrupt);
   process.on("SIGTERM", onTerminate);
-  process.stdout.on("error", onReaderGone);
+  // After this run has returned too: a late EPIPE then removes nothing and exits 141, quietly.
+  watchReader(() => stopWith(STOPPED.pipe));
   // Once stopping, nothing more is said: not the FAIL of the scenario being removed.
   const say = (print: (text: string) => void) => (text: string): void => void (stop.exiting === undefined && print(text));
   const quiet: GoldenIo = { ...io, out: say(io.out), err: say(io.err), ...(io.write === undefined ? {} : { write: say(io.write) }) };
@@ -175,7 +189,6 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
   } finally {
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onTerminate);
-    process.stdout.off("error", onReaderGone);
   }
 }
 

@@ -3,7 +3,7 @@
 // and program, and the exit status says how it ended.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -41,6 +41,31 @@ async function slowTape(): Promise<{ tape: string; info: string }> {
   });
   dirs.push(dir);
   return { tape: join(dir, "slow.tape"), info: join(dir, "info") };
+}
+
+/**
+ * A run that fails (a broken tape's FAIL lines at once, then a snapshot that differs from its golden)
+ * and holds its second tape's program until `go` is written to a FIFO, so a test can close stdout
+ * between the first lines and the rest. The broken tape also leaves out the stale-golden scan, so the
+ * FAIL block, the summary and `main`'s return follow one another with no I/O between: their EPIPE is
+ * reported only after `main` has returned, every time.
+ */
+async function failingTapes(): Promise<{ dir: string; info: string; go: string }> {
+  const dir = await tapeDir({
+    "a-broken.tape": ["size 20x3", 'run ["sh"]', "Sleep 500ms", ""].join("\n"),
+    "b-differs.tape": [
+      "size 20x3",
+      "timeout 30s",
+      'run echo "$$ $HOME" > info.tmp && mv info.tmp info && read go < go.fifo && seq 1 3 && exec sleep 60',
+      'wait "3"',
+      "snapshot numbers",
+      "",
+    ].join("\n"),
+    "b-differs/numbers.golden": ["panescope golden v2", "name: numbers", "size: 20x3", "cursor: 0,2", "alternate: no", "colors: off", `┌${"─".repeat(20)}┐`, ...["one", "two", "three"].map((row) => `│${row.padEnd(20)}│`), `└${"─".repeat(20)}┘`, ""].join("\n"),
+  });
+  dirs.push(dir);
+  await execa("mkfifo", [join(dir, "go.fifo")]);
+  return { dir, info: join(dir, "info"), go: join(dir, "go.fifo") };
 }
 
 function golden(tape: string): { child: ChildProcess; exit: Promise<number | null>; stderr: () => string } {
@@ -101,6 +126,26 @@ describe("panescope golden, stopped before its end", () => {
     // Closed before anything is written: the first line (the 5 s "still running" one) meets EPIPE.
     run.child.stdout?.destroy();
     const program = await programStarted(info);
+    expect(await run.exit).toBe(141);
+    expect(run.stderr()).toBe("");
+    await expectRemoved(program, run.child.pid);
+  });
+
+  it("a reader gone after the first lines of a failing run ends it quietly with 141, though the last lines' EPIPE comes after the run", { timeout: 60_000 }, async () => {
+    const { dir, info, go } = await failingTapes();
+    const run = golden(dir);
+    const stdout = run.child.stdout;
+    if (stdout === null) throw new Error("spawned without a stdout pipe");
+    // As `| head -2` does: read the first lines (the broken tape's FAIL), then close the read end.
+    const first = await new Promise<string>((done) => stdout.once("data", (chunk: Buffer) => done(chunk.toString())));
+    expect(first).toMatch(/^FAIL .*a-broken\.tape \(tape errors\)/);
+    await new Promise((closed) => {
+      stdout.once("close", closed);
+      stdout.destroy();
+    });
+    const program = await programStarted(info);
+    // Only now the program prints, and the run writes its diff, summary and totals to no reader.
+    await writeFile(go, "go\n");
     expect(await run.exit).toBe(141);
     expect(run.stderr()).toBe("");
     await expectRemoved(program, run.child.pid);
