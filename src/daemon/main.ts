@@ -1,37 +1,23 @@
 // `panescope daemon`: the shared observer of one tmux server. Started detached by the CLI (or
 // `mcp --shared`) on first use; listens on a unix socket in a 0700 directory of ours; prints one
 // ready line on stdout once it listens; exits after a quiet period with no clients, once its tmux
-// server is gone and no client is left, on SIGTERM, or at once when another daemon already answers
-// on its socket (two racing starts make one).
-import { createConnection, createServer, type Server, type Socket } from "node:net";
+// server is gone and no client is left (removing its log then, unless the log tells of a daemon
+// that ended badly: log.ts), on SIGTERM, or at once when another daemon already answers on its
+// socket (two racing starts make one).
+import { createServer, type Server, type Socket } from "node:net";
 import { lstatSync, unlinkSync } from "node:fs";
 import type { DaemonOptions } from "../options/shell.js";
 import { isPanescopeError } from "../errors.js";
 import { version } from "../version.js";
 import { daemonPaths, requireTrustedDir, type DaemonPaths } from "../shell/paths.js";
+import { probe } from "../shell/probe.js";
 import { PROTOCOL, type Welcome } from "../shell/protocol.js";
 import { acceptConnection } from "./connection.js";
+import { removeLog, startLine, stoppedLine } from "./log.js";
 import { SharedObserver } from "./observer.js";
 import { ReaderCursors } from "./readers.js";
 
 const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-
-/**
- * Whether a process answers on a unix socket: "answers" (a connection is accepted), "absent" (no
- * file, or nobody listens: a killed server leaves its socket file behind), else "unknown". A tmux
- * server takes the connection as a client that never identifies itself and drops it when it
- * closes (server-client.c: only an attached client's end is announced).
- */
-function probe(path: string): Promise<"answers" | "absent" | "unknown"> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ path });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve("answers");
-    });
-    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ENOENT" || error.code === "ECONNREFUSED" ? "absent" : "unknown"));
-  });
-}
 
 /** How often a daemon with no client looks for its tmux server (and exits once it is gone). */
 const SERVER_CHECK_MS = 5_000;
@@ -63,7 +49,7 @@ async function bind(listener: Server, paths: DaemonPaths): Promise<boolean> {
 export async function main(options: DaemonOptions): Promise<number> {
   const paths = daemonPaths(options.server, process.env);
   // The first line of each daemon: the log keeps its predecessors' lines (shell/start.ts).
-  log(`panescope ${version} daemon pid ${process.pid} starting: protocol ${PROTOCOL}, tmux server -S ${paths.tmuxSocket}`);
+  log(startLine(process.pid, paths.tmuxSocket));
   requireTrustedDir(paths.dir);
   const observer = new SharedObserver({ ...options.server, socketPath: paths.tmuxSocket }, (line) => log(line), options.maxPanes);
   // A tmux that cannot run (a mistyped --tmux) would fail every call of every client until the idle
@@ -75,7 +61,7 @@ export async function main(options: DaemonOptions): Promise<number> {
     await observer.close();
     return 2;
   }
-  const readers = new ReaderCursors(paths.readers, log);
+  const readers = new ReaderCursors(paths.readers, log, paths.tmuxSocket);
   const sockets = new Set<Socket>();
   const startedAt = Date.now();
   let idle: NodeJS.Timeout | undefined;
@@ -92,7 +78,7 @@ export async function main(options: DaemonOptions): Promise<number> {
   };
   /** Our socket file's identity once bound: stop removes that file only. */
   const bound: { id?: string | undefined } = {};
-  const stop = (why: string): Promise<void> => {
+  const stop = (why: string, serverGone = false): Promise<void> => {
     stopping ??= (async () => {
       log(`stopping: ${why}`);
       clearTimeout(idle);
@@ -102,8 +88,20 @@ export async function main(options: DaemonOptions): Promise<number> {
       listener.close();
       for (const socket of sockets) socket.destroy();
       await observer.close();
+      log(stoppedLine(process.pid, why));
+      // Its server gone, the log has nothing more to say, unless a daemon in it ended badly (log.ts).
+      // The readers' cursors stay: a server started again on this socket answers them server-restarted.
+      if (serverGone) forgetLog();
     })();
     return stopping;
+  };
+  const forgetLog = (): void => {
+    try {
+      const kept = removeLog(paths, process.pid);
+      if (kept !== undefined) log(`the log is kept: ${kept}`);
+    } catch (error) {
+      log(`the log is kept: ${(error as Error).message}`);
+    }
   };
   const armIdle = (): void => {
     clearTimeout(idle);
@@ -118,7 +116,7 @@ export async function main(options: DaemonOptions): Promise<number> {
   const checkServer = async (): Promise<void> => {
     if (sockets.size > 0 || stopping) return;
     const server = await probe(paths.tmuxSocket);
-    if (server === "absent" && sockets.size === 0) void stop(`the tmux server (${paths.tmuxSocket}) is gone and no client is left`);
+    if (server === "absent" && sockets.size === 0) void stop(`the tmux server (${paths.tmuxSocket}) is gone and no client is left`, true);
   };
   const lastClientLeft = (): void => {
     armIdle();
@@ -154,6 +152,7 @@ export async function main(options: DaemonOptions): Promise<number> {
   if (!(await bind(listener, paths))) {
     log("another daemon answers on the socket: exiting");
     await observer.close();
+    log(stoppedLine(process.pid, "another daemon answers on the socket"));
     return 0;
   }
   bound.id = ownSocket();

@@ -7,6 +7,8 @@
 // whole through a rename cost every read 0.2–2 ms on ext4 (a rename over a file makes ext4 flush it,
 // auto_da_alloc), an append a few microseconds. It is rewritten whole (atomically) once it holds
 // COMPACT_SLACK lines more than twice its entries; a last line torn by a kill is skipped on load.
+// Its first line names the tmux server (`{"tmuxServer":PATH}`, skipped on load as any line that is
+// not an entry): the file outlives its daemon, and its name is only a hash.
 import { appendFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 
 /** Readers × panes remembered (a cursor is ≈ 40 bytes: the compacted file stays under ~300 KiB). */
@@ -24,11 +26,17 @@ export class ReaderCursors {
   private newest: string | undefined;
   /** Lines in the file now. */
   private lines = 0;
+  /** The first line of a file this store begins (none when no server is named). */
+  private readonly header: string;
+  /** Nothing is in the file yet: the next line written goes after the header. */
+  private empty = true;
 
   constructor(
     private readonly file: string | undefined,
     private readonly warn: (line: string) => void = () => undefined,
+    tmuxServer?: string,
   ) {
+    this.header = tmuxServer === undefined ? "" : `${JSON.stringify({ tmuxServer })}\n`;
     if (file === undefined) return;
     let text: string;
     try {
@@ -36,6 +44,7 @@ export class ReaderCursors {
     } catch {
       return; // none yet, or unreadable: every reader starts from the screen, as a first read does
     }
+    this.empty = text === "";
     // Torn by a kill mid-append: the next save rewrites the file, not appending to half a line.
     if (text !== "" && !text.endsWith("\n")) this.lines = Number.POSITIVE_INFINITY;
     for (const row of text.split("\n")) {
@@ -81,7 +90,8 @@ export class ReaderCursors {
     if (this.file === undefined) return;
     try {
       if (this.lines + 1 > 2 * this.entries.size + COMPACT_SLACK) return this.rewrite(this.file);
-      appendFileSync(this.file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+      appendFileSync(this.file, `${this.empty ? this.header : ""}${JSON.stringify(line)}\n`, { mode: 0o600 });
+      this.empty = false;
       this.lines++;
     } catch (error) {
       this.warn(`panescope: readers' cursors not saved to ${this.file} (${(error as Error).message}): a restarted daemon starts them over`);
@@ -91,8 +101,9 @@ export class ReaderCursors {
   /** The journal replaced by one line per entry, atomically (a kill leaves the old or the new). */
   private rewrite(file: string): void {
     const temporary = `${file}.${process.pid}`;
-    writeFileSync(temporary, [...this.entries].map((entry) => `${JSON.stringify(entry)}\n`).join(""), { mode: 0o600 });
+    writeFileSync(temporary, this.header + [...this.entries].map((entry) => `${JSON.stringify(entry)}\n`).join(""), { mode: 0o600 });
     renameSync(temporary, file);
+    this.empty = false;
     this.lines = this.entries.size;
   }
 }

@@ -72,40 +72,46 @@ interface Spec {
 
 const SERVER: readonly Name[] = ["socket", "socket-path", "tmux"];
 const READER: readonly Name[] = ["as", "cursor", "max-lines"];
-const EXIT = "Exit status: 0 done (the condition met), 1 timed out, 2 usage, 3 the pane is closed or gone, 4 another error (said on stderr).";
+/** A command's exit statuses, its own only (shell/main.ts decides them): `what` are those before 2 usage. */
+const exits = (what: string, closed = "3 the pane is closed or gone, "): string => `Exit status: ${what}, 2 usage, ${closed}4 another error (said on stderr).`;
 
 export const SHELL_SPECS: Readonly<Record<ShellCommandName | "daemon", Spec>> = {
   read: {
     usage: "panescope read %N [--json] [--as NAME] [--cursor TOKEN] [--max-lines N] [--wait MS]",
     summary: "Print what pane %N showed since this reader's last read (the first read: its screen).",
     takes: [...READER, "wait", "json", ...SERVER, "help"],
-    notes: [EXIT],
+    notes: [exits('0 read (also "no change")')],
   },
   wait: {
     usage: "panescope wait %N (--for REGEX | --quiet MS | --ready | --closed) [--timeout MS] [--json] [--as NAME]",
     summary: "Block until the condition holds in pane %N, then print everything since this reader's last read.",
     takes: ["for", "quiet", "ready", "closed", "timeout", ...READER, "json", ...SERVER, "help"],
-    notes: [EXIT],
+    notes: [exits("0 the condition met (--closed: the pane closed), 1 timed out")],
   },
   send: {
     usage: "panescope send %N [--text TEXT | --key KEY]... [--wait-for REGEX [--timeout MS]] [--json] [--as NAME]",
     summary: "Type text and press keys in pane %N, in the order given; with --wait-for, wait and print what came since this reader's last read.",
     takes: ["text", "key", "wait-for", "timeout", ...READER, "json", ...SERVER, "help"],
-    notes: ["A TEXT that starts with a dash is written --text=-x.", EXIT],
+    notes: ["A TEXT that starts with a dash is written --text=-x.", exits("0 sent (--wait-for: and matched), 1 --wait-for timed out", "3 the pane is gone or its program ended (nothing typed), ")],
   },
-  list: { usage: "panescope list [--json]", summary: "List the panes of the tmux server.", takes: ["json", ...SERVER, "help"], notes: [EXIT] },
+  list: { usage: "panescope list [--json]", summary: "List the panes of the tmux server.", takes: ["json", ...SERVER, "help"], notes: [exits("0 listed", "")] },
   open: {
     usage: "panescope open [--session NAME] [--cwd DIR] [--json] -- COMMAND [ARG...]",
     summary: "Start COMMAND (no COMMAND: a shell) in a new pane; prints its pane id alone (what was opened: on stderr).",
     takes: ["session", "cwd", "json", ...SERVER, "help"],
-    notes: ["COMMAND and its arguments are quoted for the shell one by one: nothing is expanded twice.", EXIT],
+    notes: ["COMMAND and its arguments are quoted for the shell one by one: nothing is expanded twice.", "A tmux server that is not running is started (tmux's default server when no -L/-S is given).", exits("0 opened", "")],
   },
-  close: { usage: "panescope close %N [--force] [--json]", summary: "Kill pane %N (without --force, only a pane panescope opened).", takes: ["force", "json", ...SERVER, "help"], notes: [EXIT] },
+  close: {
+    usage: "panescope close %N [--force] [--json]",
+    summary: "Kill pane %N (without --force, only a pane panescope opened).",
+    takes: ["force", "json", ...SERVER, "help"],
+    notes: [exits("0 closed (also a pane whose program had ended)", "3 no such pane, ")],
+  },
   shot: {
     usage: "panescope shot %N -o FILE.svg|FILE.png",
     summary: "Write pane %N's screen as a picture: SVG (colours, attributes, the cursor when shown; its text selectable) or PNG.",
     takes: ["output", ...SERVER, "help"],
-    notes: ["PNG needs the optional @resvg/resvg-js (installed with panescope where npm could).", EXIT],
+    notes: ["PNG needs the optional @resvg/resvg-js (installed with panescope where npm could).", exits("0 written", "3 no such pane, ")],
   },
   daemon: {
     usage: "panescope daemon [-L NAME | -S PATH] [--tmux PATH] [--idle-ms MS]",

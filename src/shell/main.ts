@@ -4,11 +4,11 @@
 // gone, 4 any other error (stderr says what and what to do).
 import type { ShellCommand } from "../options/shell.js";
 import { MAX_WAIT_LIMIT_MS } from "../options/model.js";
-import { messageOf } from "../errors.js";
+import { isPanescopeError, messageOf } from "../errors.js";
 import { daemonPaths } from "./paths.js";
 import { callerPane, defaultReader } from "./reader.js";
 import { reachDaemon } from "./start.js";
-import { inShellWords } from "./words.js";
+import { inShellWords, noServer } from "./words.js";
 
 /** Stopped by a signal: 128 + its number, as a shell reports it (SIGINT 130, SIGTERM 143). */
 export const EXIT = { done: 0, timedOut: 1, usage: 2, closed: 3, failed: 4, interrupted: 130, terminated: 143 } as const;
@@ -48,11 +48,12 @@ export async function main(command: ShellCommand): Promise<number> {
   const call = { method: "tools/call", params: { name: command.tool, arguments: command.arguments } };
   let connected: Awaited<ReturnType<typeof reachDaemon>>;
   try {
-    const start = { choice: command.server, ...(command.idleMs === undefined ? {} : { idleMs: command.idleMs }) };
+    // Only open can start a tmux server (new-session): no other command starts a daemon for a server that is not running.
+    const start = { choice: command.server, needsServer: command.tool !== "open_pane", ...(command.idleMs === undefined ? {} : { idleMs: command.idleMs }) };
     const hello = { reader: command.reader ?? defaultReader(env), maxWaitMs: MAX_WAIT_LIMIT_MS, endCancels: true, ...(ownPane === undefined ? {} : { ownPane }) };
     connected = await reachDaemon(paths, start, hello, READ_ONLY.has(command.tool) ? call : undefined);
   } catch (error) {
-    say(messageOf(error));
+    say(isPanescopeError(error, "no-server") ? noServer(command.server) : messageOf(error));
     return EXIT.failed;
   }
   const { connection, welcome, answer: sent } = connected;
@@ -82,8 +83,10 @@ export async function main(command: ShellCommand): Promise<number> {
   }
   const text = (result.content ?? []).map((part) => part.text ?? "").join("\n");
   if (result.isError === true) {
-    say(inShellWords(text));
-    return errorStatus(result._meta?.["panescope/error"]);
+    const kind = result._meta?.["panescope/error"];
+    // The daemon names its server by the socket path it was started with (-S): say it as the user named it.
+    say(kind === "no-server" ? noServer(command.server) : inShellWords(text));
+    return errorStatus(kind);
   }
   const structured = result.structuredContent ?? {};
   if (command.output !== undefined) return writePicture(command.output, result);

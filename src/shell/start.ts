@@ -1,7 +1,8 @@
 // Reaching the daemon of a tmux server, starting it on first use. Exactly one starts however many
 // callers race: the one that creates the lock file (O_EXCL) spawns it, the others wait for its
 // socket; the daemon itself also refuses to bind over a live socket. A lock left by a starter
-// that died is taken over once its pid is gone. A daemon of another protocol is restarted when
+// that died is taken over once its pid is gone. No daemon is started for a tmux server that is not
+// running, unless the call may start one (open). A daemon of another protocol is restarted when
 // this caller is its only client, else the caller is told what to do. A read-only call may ride
 // with the hello (one round trip, not two); its answer is taken only from a daemon that welcomed
 // our protocol, else it is dropped and the call is sent again once a daemon of ours answers.
@@ -11,6 +12,7 @@ import { packageFile } from "../package-files.js";
 import { version } from "../version.js";
 import { DaemonConnection, type Call } from "./client.js";
 import { ensureTrustedDir, socketState, type DaemonPaths, type ServerChoice } from "./paths.js";
+import { probe } from "./probe.js";
 import { HELLO, isWelcome, PROTOCOL, type Hello, type Response, type Welcome } from "./protocol.js";
 
 const { closeSync, fstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } = fs;
@@ -25,6 +27,11 @@ export interface DaemonStart {
   choice: ServerChoice;
   /** Quiet period after which the daemon exits with no clients (`panescope daemon --idle-ms`). */
   idleMs?: number;
+  /**
+   * The call fails without a running tmux server: none is started for a server that does not
+   * answer (a `no-server` error instead). A daemon so started would only exit again, at once.
+   */
+  needsServer?: boolean;
 }
 
 export interface Connected {
@@ -154,6 +161,11 @@ async function spawnDaemon(paths: DaemonPaths, start: DaemonStart): Promise<void
   });
 }
 
+/** Throws `no-server` when nothing answers on the tmux server's socket. */
+async function requireServer(paths: DaemonPaths): Promise<void> {
+  if ((await probe(paths.tmuxSocket)) === "absent") throw new PanescopeError("no-server", `no tmux server is running on ${paths.tmuxSocket}`);
+}
+
 /** Starts a daemon unless another caller is starting one; then waits for a daemon to answer. */
 async function startAndConnect(paths: DaemonPaths, start: DaemonStart, hello: Hello, call: Call | undefined): Promise<Connected> {
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -164,6 +176,7 @@ async function startAndConnect(paths: DaemonPaths, start: DaemonStart, hello: He
       try {
         const late = await tryHello(paths, hello, call);
         if (late) return late;
+        if (start.needsServer === true) await requireServer(paths);
         // Nothing answers on it: a socket left by a daemon that was killed.
         if (socketState(paths.socket) === "ours") unlinkSync(paths.socket);
         await spawnDaemon(paths, start);
@@ -191,7 +204,13 @@ async function restart(paths: DaemonPaths, found: Connected): Promise<void> {
  * and is sent again to the next one (a `send` retried so could type twice).
  */
 export async function reachDaemon(paths: DaemonPaths, start: DaemonStart, hello: Omit<Hello, "protocol" | "version">, call?: Call): Promise<Connected> {
-  ensureTrustedDir(paths.dir);
+  try {
+    ensureTrustedDir(paths.dir);
+  } catch (error) {
+    // Beside a tmux socket whose directory does not exist (XDG_RUNTIME_DIR unset): no server is there either.
+    if (start.needsServer === true) await requireServer(paths);
+    throw error;
+  }
   const full: Hello = { protocol: PROTOCOL, version, ...hello };
   let found = await startAndConnect(paths, start, full, call);
   if (found.welcome.protocol === PROTOCOL) return found;

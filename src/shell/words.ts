@@ -1,7 +1,8 @@
 // A tool's words in the shell. Answers name the MCP tools (what an agent over MCP calls next); a
 // shell user runs the commands that make the same calls, so an error printed here names those
 // ("no pane %9 …: panescope list shows the panes there are"), and an argument the shell takes as
-// a flag by the flag ("send other text with --text").
+// a flag by the flag ("send other text with --text"); a tmux server that is not running, by the
+// -L/-S the command was given.
 
 const COMMANDS: Readonly<Record<string, string>> = {
   capture_since: "panescope read",
@@ -40,4 +41,25 @@ export function inShellWords(text: string): string {
     .replace(TOOL_NAMES, (name) => COMMANDS[name] ?? name)
     .replace(ARGUMENT_NAMES, (name) => FLAGS[name] ?? name)
     .replace(BARE_NAMES, (whole, bare: string | undefined, at: string | undefined) => (bare !== undefined ? (BARE[bare] ?? bare) : at !== undefined ? `(at --${at})` : ""));
+}
+
+/** A word as sh reads it back: bare when it is safe, else single-quoted. */
+function shWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'"'"'`)}'`;
+}
+
+/** The tmux server as the command named it: ` -L NAME`, ` -S PATH`, or "" for the default. */
+function serverFlags(server: { socketName?: string; socketPath?: string }): string {
+  if (server.socketPath !== undefined) return ` -S ${shWord(server.socketPath)}`;
+  return server.socketName === undefined ? "" : ` -L ${shWord(server.socketName)}`;
+}
+
+/**
+ * No tmux server runs where the command looked: said of the server as the user named it (the
+ * daemon's own words name the socket path it was started with), as `panescope record` says it.
+ */
+export function noServer(server: { socketName?: string; socketPath?: string }): string {
+  const flags = serverFlags(server);
+  const where = flags === "" ? "the default tmux server" : `the tmux server of${flags}`;
+  return `error (no-server): ${where} is not running: start it with \`tmux${flags} new-session -d\`, or name another with -L NAME or -S PATH`;
 }

@@ -68,4 +68,18 @@ describe("readers' cursors", () => {
     expect(new ReaderCursors(join(scratch, "missing.json")).get("me", "%0")).toBeUndefined();
     expect(new ReaderCursors(scratch).get("me", "%0")).toBeUndefined();
   });
+
+  it("begin a new file with a line naming the tmux server, which a new store reads past, and keep it when compacting", () => {
+    const file = join(scratch, "named.jsonl");
+    const store = new ReaderCursors(file, undefined, "/tmp/tmux-0/work");
+    store.set("me", "%1", "c1");
+    store.set("me", "%2", "c2");
+    expect(readFileSync(file, "utf8").split("\n")[0]).toBe('{"tmuxServer":"/tmp/tmux-0/work"}');
+    const again = new ReaderCursors(file, undefined, "/tmp/tmux-0/work");
+    expect([again.get("me", "%1"), again.get("me", "%2")]).toEqual(["c1", "c2"]);
+    for (let i = 0; i < 3 * COMPACT_SLACK; i++) again.set("me", "%1", `c${i}`);
+    const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
+    expect(lines[0]).toBe('{"tmuxServer":"/tmp/tmux-0/work"}');
+    expect(lines.filter((line) => line.includes("tmuxServer"))).toHaveLength(1);
+  });
 });

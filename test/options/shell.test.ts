@@ -86,4 +86,18 @@ describe("the shell commands' options", () => {
       expect(parseCommand(["help", name], {})).toEqual(help);
     }
   });
+
+  it("each command's --help lists only the exit statuses it can end with", () => {
+    const statuses = (name: string): string => {
+      const help = parseCommand([name, "--help"], {});
+      return help.kind === "help" ? (/^Exit status: .*$/m.exec(help.text)?.[0] ?? "") : "";
+    };
+    // read answers "no change" with 0; it never times out (`read %0 --wait 300`: "no change in 300 ms").
+    expect(statuses("read")).not.toMatch(/timed out|condition/);
+    expect(statuses("read")).toMatch(/^Exit status: 0 .*, 2 usage, 3 the pane is closed or gone, 4 another error/);
+    expect(statuses("wait")).toMatch(/0 the condition met .*1 timed out/);
+    expect(statuses("send")).toMatch(/1 --wait-for timed out/);
+    for (const name of ["list", "open", "close", "shot"]) expect(statuses(name), name).not.toMatch(/timed out|condition/);
+    for (const name of ["list", "open"]) expect(statuses(name), name).not.toMatch(/ 3 /);
+  });
 });

@@ -1,6 +1,6 @@
 // Errors printed by the shell commands name the commands, not the MCP tools (src/shell/words.ts).
 import { describe, expect, it } from "vitest";
-import { inShellWords } from "../../src/shell/words.js";
+import { inShellWords, noServer } from "../../src/shell/words.js";
 
 describe("inShellWords", () => {
   it("names each tool as the command that makes its call, and leaves other words alone", () => {
@@ -27,5 +27,15 @@ describe("inShellWords", () => {
     expect(inShellWords("invalid arguments for capture_since: pane id %4294967296 is out of range: tmux numbers panes from %0 to %4294967295 (list_panes shows the panes there are) (at paneId)")).toBe(
       "invalid arguments for panescope read: pane id %4294967296 is out of range: tmux numbers panes from %0 to %4294967295 (panescope list shows the panes there are)",
     );
+  });
+
+  it("says no tmux server is running of the server as the command named it, with the tmux command that starts it", () => {
+    expect(noServer({ socketName: "qa-none" })).toBe(
+      "error (no-server): the tmux server of -L qa-none is not running: start it with `tmux -L qa-none new-session -d`, or name another with -L NAME or -S PATH",
+    );
+    expect(noServer({ socketPath: "./run/tmux.sock" })).toContain("the tmux server of -S ./run/tmux.sock is not running: start it with `tmux -S ./run/tmux.sock new-session -d`");
+    expect(noServer({})).toContain("the default tmux server is not running: start it with `tmux new-session -d`");
+    // A name the shell would split or expand is quoted, so the command can be pasted as it is.
+    expect(noServer({ socketName: "it's mine" })).toContain(`\`tmux -L 'it'"'"'s mine' new-session -d\``);
   });
 });

@@ -1,21 +1,32 @@
 // What a daemon's start meets, on a real private tmux whose behaviour decides none of it (run once,
 // on the system tmux: test/tmux-dependent.ts): a socket directory others may enter or that belongs
 // to someone else, something else where the socket belongs, the log a restart keeps, a tmux that
-// cannot run, and twenty commands at once against no daemon. Each case has its own server and
-// directories, and kills every daemon it started.
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// cannot run, twenty commands at once against no daemon, a tmux server that is not running, and
+// what a daemon whose server is gone leaves behind. Each case has its own server and directories,
+// and kills every daemon it started.
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { daemonPaths } from "../../../src/shell/paths.js";
 import { LOG_ROTATE_BYTES } from "../../../src/shell/start.js";
-import type { TestServer } from "../../support/tmux-fixture.js";
-import { gone, serverPerTest, socketIn, type ShellPlace } from "../../support/shell-daemon.js";
+import { socketFile, type TestServer } from "../../support/tmux-fixture.js";
+import { CLI, gone, serverPerTest, shellPlace, socketIn, type ShellPlace } from "../../support/shell-daemon.js";
 
 const setUp = serverPerTest();
 
 function logOf(tmux: TestServer, place: ShellPlace): string {
   return daemonPaths({ socketName: tmux.name }, { ...process.env, ...place.env }).log;
+}
+
+/** A command that reaches its daemon after the tmux server was killed: it fails, and the daemon, its last client gone, stops. */
+async function afterServerKilled(tmux: TestServer, place: ShellPlace): Promise<void> {
+  const [pid = 0] = place.daemons();
+  await tmux.kill();
+  expect((await place.run(["list"])).exitCode).toBe(4);
+  await gone(pid);
 }
 
 /** Starts a daemon with a command, then stops it (SIGTERM: it logs why); resolves with its pid. */
@@ -123,5 +134,64 @@ describe("a daemon's start", () => {
     expect(runs.every((r) => String(r.stdout).startsWith("cursor="))).toBe(true);
     expect(place.daemons()).toHaveLength(1);
     expect(existsSync(join(place.runtime, "panescope"))).toBe(true);
+  });
+
+  it("a command on a tmux server that is not running says so of the server as it was named (-L, -S or the default), and starts no daemon; open starts that server", async () => {
+    const name = `panescope-none-${process.pid}-${Date.now()}`;
+    const place = shellPlace(name);
+    const tmuxDir = mkdtempSync(join(tmpdir(), "panescope-tmuxdir-"));
+    try {
+      // A tmux that notes each time it runs: a daemon would run it (`tmux -V`) before it is ready.
+      const tmuxNoting = join(tmuxDir, "tmux-noting");
+      writeFileSync(tmuxNoting, `#!/bin/sh\necho "$*" >> "$0.ran"\nexec tmux "$@"\n`, { mode: 0o700 });
+      const read = await place.run(["read", "%0", "--tmux", tmuxNoting]);
+      expect(read.exitCode).toBe(4);
+      expect(read.stderr).toBe(`panescope: error (no-server): the tmux server of -L ${name} is not running: start it with \`tmux -L ${name} new-session -d\`, or name another with -L NAME or -S PATH`);
+      expect(existsSync(`${tmuxNoting}.ran`), "a daemon was started").toBe(false);
+      expect(place.daemons()).toEqual([]);
+      expect(readdirSync(join(place.runtime, "panescope"))).toEqual([]);
+      const run = (args: string[], env: Record<string, string>) => execa(process.execPath, [CLI, ...args], { env: { ...place.env, PANESCOPE_SOCKET: "", ...env }, reject: false, cwd: tmuxDir });
+      // No XDG_RUNTIME_DIR: the daemon's directory would be beside the socket, in a directory that does not exist.
+      const bySocket = await run(["list", "-S", "./no/such.sock"], { XDG_RUNTIME_DIR: "" });
+      expect(bySocket.stderr).toContain("the tmux server of -S ./no/such.sock is not running: start it with `tmux -S ./no/such.sock new-session -d`");
+      // The default server, in a TMUX_TMPDIR of the test's own (never the user's).
+      const byDefault = await run(["list"], { TMUX_TMPDIR: tmuxDir });
+      expect(byDefault.stderr).toContain("the default tmux server is not running: start it with `tmux new-session -d`");
+      expect([bySocket.exitCode, byDefault.exitCode]).toEqual([4, 4]);
+      const opened = await place.run(["open", "--", "sh"]);
+      expect(opened.exitCode, opened.stderr).toBe(0);
+      expect(opened.stdout).toBe("%0");
+      expect((await execa("tmux", ["-L", name, "list-panes", "-a", "-F", "#{pane_id}"])).stdout).toBe("%0");
+    } finally {
+      await execa("tmux", ["-L", name, "kill-server"], { reject: false });
+      rmSync(socketFile(name), { force: true });
+      await place.clean();
+      rmSync(tmuxDir, { recursive: true, force: true });
+    }
+  });
+
+  it("a daemon that stops because its tmux server is gone removes its log, and keeps the readers' cursors under a line naming the server", async () => {
+    const { tmux, place } = await setUp();
+    expect((await place.run(["read", "%0", "--as", "k"])).exitCode).toBe(0);
+    await afterServerKilled(tmux, place);
+    const paths = daemonPaths({ socketName: tmux.name }, { ...process.env, ...place.env });
+    // The readers' cursors stay, for a server started again on that socket: faults.test.ts.
+    expect(readdirSync(paths.dir)).toEqual([basename(paths.readers)]);
+    expect(readFileSync(paths.readers, "utf8").split("\n")[0]).toBe(JSON.stringify({ tmuxServer: paths.tmuxSocket }));
+  });
+
+  it("a daemon that stops because its tmux server is gone keeps a log that tells of a daemon before it that did not stop cleanly", async () => {
+    const { tmux, place } = await setUp();
+    expect((await place.run(["list"])).exitCode).toBe(0);
+    const [killed = 0] = place.daemons();
+    process.kill(killed, "SIGKILL");
+    await gone(killed);
+    expect((await place.run(["list"])).exitCode).toBe(0);
+    const [last = 0] = place.daemons();
+    await afterServerKilled(tmux, place);
+    const text = readFileSync(logOf(tmux, place), "utf8");
+    expect(text).toContain(`daemon pid ${killed} starting`);
+    expect(text).toContain(`daemon pid ${last} stopped: the tmux server`);
+    expect(text).toContain(`the log is kept: daemon pid ${killed} in it did not stop cleanly`);
   });
 });

@@ -43,7 +43,7 @@ describe("the daemon's faults", () => {
     expect(place.daemons()).not.toContain(first);
   });
 
-  it("the tmux server killed: a read says the pane closed while the daemon has another client; once none is left it exits, and after a new server on the same socket the reader's cursor answers missed: server-restarted", async () => {
+  it("the tmux server killed: a read says the pane closed (a list, that no server runs) while the daemon has another client; once none is left it exits, and after a new server on the same socket the reader's cursor answers missed: server-restarted", async () => {
     const { tmux, place } = await setUp();
     expect((await place.run(["read", "%0", "--as", "k"])).exitCode).toBe(0);
     const [first] = place.daemons();
@@ -59,6 +59,10 @@ describe("the daemon's faults", () => {
     // The pane went with its server: the reader is told it closed (exit status 3).
     expect(failed.exitCode, failed.stdout + failed.stderr).toBe(3);
     expect(failed.stdout).toContain("closed");
+    // The daemon names its server by the socket path it was started with: the command says it as it was named.
+    const listed = await place.run(["list"]);
+    expect(listed.exitCode).toBe(4);
+    expect(listed.stderr).toBe(`panescope: error (no-server): the tmux server of -L ${tmux.name} is not running: start it with \`tmux -L ${tmux.name} new-session -d\`, or name another with -L NAME or -S PATH`);
     // Its last client gone, with its server, the daemon exits; the next command starts another.
     other.destroy();
     if (first !== undefined) await gone(first);
