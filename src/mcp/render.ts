@@ -95,6 +95,13 @@ function patchOf(delta: Delta): ScreenPatch {
   return { full: true, rows: rows.filter((row) => row.row >= 0), cut: delta.truncated.rows };
 }
 
+/** What output the text shows nothing of did: left the screen as it was, or changed rows that view "raw" leaves out. */
+function unshown(bytes: number, patch: ScreenPatch): string {
+  const rows = patch.rows.length + patch.cut;
+  if (rows > 0) return `${bytes} B of output, no text: ${rows} rows changed (view "rows" shows them)`;
+  return patch.scroll ? `${bytes} B of output: no row to write after the scroll` : `${bytes} B of output left the screen as it was`;
+}
+
 export function renderDelta(delta: Delta, options: RenderOptions = {}): string {
   const view = options.view ?? "rows";
   const wait = options.wait;
@@ -118,6 +125,8 @@ export function renderDelta(delta: Delta, options: RenderOptions = {}): string {
     pane.push(`raw${delta.truncated.rawChars > 0 ? `, first ${delta.truncated.rawChars} chars cut` : ""}:`, ...fenceRaw(delta.raw));
   }
   out.push(...pane);
+  // Output came and the text shows none of it: said, never "no change" (the reader would think nothing ran).
+  if (pane.length === 0 && delta.rawBytes > 0 && (view === "raw" || patch.cut === 0)) out.push(unshown(delta.rawBytes, patch));
   if (delta.closed) out.push(ending(delta.exit));
   if (out.length === 0) out.push(wait?.waitEnded === "timeout" ? `no change in ${wait.waitMs} ms` : "no change");
   // The same cursor back with nothing to place: the caller's cursor still reads exactly the same.

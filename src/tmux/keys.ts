@@ -81,11 +81,66 @@ export const KEY_FORMS = `${FORMS} Send other text with ${SEND_TEXT}`;
 /** A refusal naming the accepted forms, and how other text is sent where the name was given. */
 type Reject = (why: string) => never;
 
-function rejecter(name: string, sendText: string): Reject {
+function rejecter(name: string, sendText: string, hint: boolean): Reject {
   const shown = name.length > 40 ? `${JSON.stringify(name.slice(0, 40))}… (${name.length} characters)` : JSON.stringify(name);
   return (why) => {
-    throw new PanescopeError("bad-input", `key name ${shown} is not valid: ${why}. Accepted: ${FORMS} Send other text with ${sendText}`);
+    const meant = hint ? meantKey(name) : undefined;
+    const asked = meant === undefined ? "" : ` (did you mean ${JSON.stringify(meant)}?)`;
+    throw new PanescopeError("bad-input", `key name ${shown} is not valid${asked}: ${why}. Accepted: ${FORMS} Send other text with ${sendText}`);
   };
+}
+
+/** Other names for tmux's keys (lower case, without - _ or spaces): other programs', keyboards', DOM's. */
+const ALIASES: ReadonlyMap<string, string> = new Map([
+  ...["return", "ret", "cr", "carriagereturn"].map((alias): [string, string] => [alias, "Enter"]),
+  ...["esc"].map((alias): [string, string] => [alias, "Escape"]),
+  ...["del", "forwarddelete"].map((alias): [string, string] => [alias, "Delete"]),
+  ...["backspace", "bs", "bksp", "back"].map((alias): [string, string] => [alias, "BSpace"]),
+  ...["ins"].map((alias): [string, string] => [alias, "Insert"]),
+  ...["prior", "pageup"].map((alias): [string, string] => [alias, "PageUp"]),
+  ...["next", "pagedown", "pagedn"].map((alias): [string, string] => [alias, "PageDown"]),
+  ...["spacebar", "spc"].map((alias): [string, string] => [alias, "Space"]),
+  ...["Up", "Down", "Left", "Right"].flatMap((key): Array<[string, string]> => [[`arrow${key.toLowerCase()}`, key], [`${key.toLowerCase()}arrow`, key]]),
+]);
+
+/** Modifier words as other programs write them (Ctrl-c, Control+x, Alt-x, Shift-Up), and tmux's own. */
+const MODIFIER_WORDS: ReadonlyMap<string, Mods> = new Map([
+  ...["ctrl", "control", "ctl", "c"].map((word): [string, Mods] => [word, "C"]),
+  ...["alt", "meta", "opt", "option", "m"].map((word): [string, Mods] => [word, "M"]),
+  ...["shift", "s"].map((word): [string, Mods] => [word, "S"]),
+]);
+
+/**
+ * The key a refused name most likely meant, in tmux's spelling, when a common alias explains it
+ * (Return → Enter, Ctrl-C and ^C → C-c, ESC → Escape, Shift-Tab → BTab); undefined otherwise. Only
+ * a name panescope accepts is suggested.
+ */
+function meantKey(name: string): string | undefined {
+  if (typeof name !== "string" || name.length > MAX_KEY_NAME_LENGTH) return undefined;
+  let rest = name.trim();
+  const mods = new Set<Mods>();
+  if (/^\^./u.test(rest)) {
+    mods.add("C");
+    rest = rest.slice(1);
+  }
+  for (let m = /^([a-z]+)\s*[-+]\s*(?=.)/i.exec(rest); m?.[1] !== undefined; m = /^([a-z]+)\s*[-+]\s*(?=.)/i.exec(rest)) {
+    const mod = MODIFIER_WORDS.get(m[1].toLowerCase());
+    if (mod === undefined || mods.has(mod)) break;
+    mods.add(mod);
+    rest = rest.slice(m[0].length);
+  }
+  const squashed = rest.toLowerCase().replace(/[-_\s]/g, "");
+  let key = ALIASES.get(squashed) ?? BY_LOWER.get(squashed) ?? rest;
+  // A control character is the same whatever the letter's case: say it the way tmux's docs do.
+  if (mods.has("C") && /^[A-Z]$/.test(key)) key = key.toLowerCase();
+  if (key === "Tab" && mods.size === 1 && mods.has("S")) return "BTab";
+  const candidate = modsText(mods) + key;
+  try {
+    const meant = checked(candidate, SEND_TEXT, false);
+    return meant === name ? undefined : meant;
+  } catch {
+    return undefined;
+  }
 }
 
 function modsText(mods: ReadonlySet<Mods>): string {
@@ -126,7 +181,12 @@ function baseKey(name: string, base: string, mods: ReadonlySet<Mods>, reject: Re
  * Throws PanescopeError("bad-input").
  */
 export function validateKeyName(name: string, sendText = SEND_TEXT): string {
-  const reject = rejecter(typeof name === "string" ? name : String(name), sendText);
+  return checked(name, sendText, true);
+}
+
+/** validateKeyName, with the "did you mean" of a refusal (`hint`) or without (checking a hint itself). */
+function checked(name: string, sendText: string, hint: boolean): string {
+  const reject = rejecter(typeof name === "string" ? name : String(name), sendText, hint);
   if (typeof name !== "string" || name === "") return reject("empty");
   if (name.length > MAX_KEY_NAME_LENGTH) return reject(`longer than ${MAX_KEY_NAME_LENGTH} characters`);
   if (/[\s\p{C}]/u.test(name)) return reject("contains a space or control character (one key per name; Space is a key)");
@@ -152,7 +212,7 @@ export function validateKeyName(name: string, sendText = SEND_TEXT): string {
 /** True when `validateKeyName` would accept the name. */
 export function isKeyName(name: string): boolean {
   try {
-    validateKeyName(name);
+    checked(name, SEND_TEXT, false);
     return true;
   } catch {
     return false;

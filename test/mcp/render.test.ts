@@ -42,8 +42,22 @@ describe("an answer with nothing new", () => {
     expect(bytes(text)).toBeLessThanOrEqual(40);
   });
 
-  it("carries the new cursor when it moved (bytes that changed nothing visible)", () => {
-    expect(renderDelta(delta({ rawBytes: 12 }), { given: "older" })).toBe(`cursor=${CURSOR} %1 @5,2\nno change`);
+  it("carries the new cursor when it moved, and never says `no change` when output came", () => {
+    // Output that redrew what was there (a line rewritten over itself, a cursor move): said, with its size.
+    expect(renderDelta(delta({ raw: "\rsame", rawBytes: 24 }), { given: "older" })).toBe(`cursor=${CURSOR} %1 @5,2\n24 B of output left the screen as it was`);
+    expect(renderDelta(delta({ rawBytes: 12 }), { given: "older" })).toBe(`cursor=${CURSOR} %1 @5,2\n12 B of output left the screen as it was`);
+    const waited = renderDelta(delta({ rawBytes: 12 }), { given: "older", wait: { waitMs: 500, waitCapMs: 30000, waitClamped: false, waitEnded: "timeout" } });
+    expect(waited).not.toContain("no change");
+  });
+
+  it("says what output without text did where the text shows nothing of it: a scroll, rows view raw leaves out", () => {
+    const scrolled = delta({ rawBytes: 3, patch: { full: false, scroll: { from: 0, to: 23, by: 3 }, rows: [], cut: 0 } });
+    expect(renderDelta(scrolled, { given: "older" })).toBe(`cursor=${CURSOR} %1 scrolled 3 @5,2\n3 B of output: no row to write after the scroll`);
+    const cleared = delta({ rawBytes: 7, patch: { full: false, rows: [{ row: 0, text: "" }, { row: 1, text: "" }], cut: 0 } });
+    expect(renderDelta(cleared, { view: "raw" }).split("\n")[1]).toBe('7 B of output, no text: 2 rows changed (view "rows" shows them)');
+    // Rows cut to nothing are said by the cut line.
+    const cut = delta({ raw: "x\n", rawBytes: 2, patch: { full: false, rows: [], cut: 1 } });
+    expect(renderDelta(cut).split("\n").slice(1)).toEqual(["cut 1 rows (maxLines/maxBytes)"]);
   });
 });
 
@@ -108,7 +122,7 @@ describe("pane lines", () => {
         expect(lines.filter((line) => line.startsWith("cursor="))).toHaveLength(1);
         const pane = lines.slice(1).filter((line) => /^(-?\d+)?\||^>/.test(line));
         expect(pane).toHaveLength(rows.length + fenceRaw(raw).length);
-        for (const line of lines.slice(1).filter((l) => !pane.includes(l))) expect(line).toMatch(/^(raw:|raw not on screen|no change$)/);
+        for (const line of lines.slice(1).filter((l) => !pane.includes(l))) expect(line).toMatch(/^(raw:|raw not on screen|no change$|\d+ B of output left the screen as it was$)/);
       }),
       { seed: 11, numRuns: 500 },
     );

@@ -110,6 +110,48 @@ describe("validateKeyName", () => {
     expect(rejection(name)).toContain(why);
   });
 
+  it.each([
+    ["Return", "Enter"],
+    ["RETURN", "Enter"],
+    ["Ret", "Enter"],
+    ["CR", "Enter"],
+    ["ESC", "Escape"],
+    ["Esc", "Escape"],
+    ["Del", "Delete"],
+    ["Backspace", "BSpace"],
+    ["BS", "BSpace"],
+    ["Ins", "Insert"],
+    ["ArrowUp", "Up"],
+    ["Page_Down", "PageDown"],
+    ["Spacebar", "Space"],
+    ["Ctrl-C", "C-c"],
+    ["ctrl+c", "C-c"],
+    ["Control-X", "C-x"],
+    ["Ctl-d", "C-d"],
+    ["^X", "C-x"],
+    ["^c", "C-c"],
+    ["Alt-x", "M-x"],
+    ["Meta-Enter", "M-Enter"],
+    ["M-Return", "M-Enter"],
+    ["Ctrl-Shift-Up", "C-S-Up"],
+    ["Shift-Tab", "BTab"],
+    ["S-Tab", "BTab"],
+    ["Ctrl-Space", "C-Space"],
+  ])("refuses %j with a hint: did you mean %j", (name, meant) => {
+    const message = rejection(name);
+    expect(message).toContain(`(did you mean "${meant}"?)`);
+    expect(validateKeyName(meant)).toBe(meant);
+  });
+
+  it.each(["Bogus", "F13", "Ctrl-Enter", "Enter;kill-server", "C-C-c", "Ctrl-"])("gives no hint for %j, which no common alias explains", (name) => {
+    expect(rejection(name)).not.toContain("did you mean");
+  });
+
+  it("keeps the hint short and before the accepted forms", () => {
+    const message = rejection("Return");
+    expect(message.startsWith('key name "Return" is not valid (did you mean "Enter"?): ')).toBe(true);
+  });
+
   it("rejects a 10 KB string quickly and without echoing it whole", () => {
     const huge = "A".repeat(10_240);
     const message = rejection(huge);

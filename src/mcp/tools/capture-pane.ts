@@ -5,7 +5,7 @@ import { screenToSvg } from "../../evidence/svg.js";
 import type { PaneObserver } from "../../observe/pane/observer.js";
 import { expandTabs } from "../../tmux/capture.js";
 import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
-import { fenceRows, header, size } from "../render.js";
+import { ending, fenceRows, header, size } from "../render.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
 
@@ -53,7 +53,8 @@ export const registerCapturePane: ToolRegistrar = (mcp, ctx) => {
         rows: z.array(z.string()),
         history: z.array(z.string()),
         ansi: z.array(z.string()),
-        // svg (format "svg") is answered but not listed: the tool list's budget (test/mcp/tool-list.test.ts).
+        // svg (format "svg") and exit (a closed pane's, as capture_since's) are answered but not
+        // listed: the tool list's budget (test/mcp/tool-list.test.ts).
         closed: z.boolean(),
       }),
       annotations: ANNOTATIONS.capture_pane,
@@ -63,7 +64,7 @@ export const registerCapturePane: ToolRegistrar = (mcp, ctx) => {
         const paneId = await ctx.hub.resolvePane(input.paneId, undefined);
         const observer = await ctx.hub.observer(paneId);
         // Cursor first: anything printed after it shows up again in capture_since, never goes missing.
-        const { cursor } = await observer.read(undefined, { maxLines: 0 });
+        const { cursor, exit } = await observer.read(undefined, { maxLines: 0 });
         const text = await observer.screenText(input.history ?? 0);
         // The replica keeps a bounded scrollback: more history than it holds is read from tmux's own.
         if (input.history !== undefined && text.history.length < input.history && !text.screen.alternate) {
@@ -84,6 +85,7 @@ export const registerCapturePane: ToolRegistrar = (mcp, ctx) => {
           ...(ansi ? { ansi } : {}),
           ...(picture?.svg ? { svg: picture.svg } : {}),
           closed: observer.closed,
+          ...(observer.closed && exit ? { exit } : {}),
         };
         // Fenced as capture_since's text: history rows (negative), then the screen; unlisted rows are blank.
         const shown = ansi ?? text.rows;
@@ -92,7 +94,8 @@ export const registerCapturePane: ToolRegistrar = (mcp, ctx) => {
           ...shown.slice(0, lastNonBlank(text.rows) + 1).map((line, row) => ({ row, text: line })),
         ];
         const out = [header(cursor, paneId, text.screen, [size(text.screen)]), ...fenceRows(rows)];
-        if (observer.closed) out.push("closed");
+        // As capture_since and wait_for say it: how the program ended, when tmux said.
+        if (observer.closed) out.push(ending(exit));
         if (picture?.svg) out.push(picture.svg);
         const answer = ok(structured, out.join("\n"));
         if (picture?.png) answer.content.unshift({ type: "image", data: Buffer.from(picture.png).toString("base64"), mimeType: "image/png" });

@@ -7,6 +7,11 @@ export interface Frame {
   rows: readonly string[];
   cols: number;
   alternate: boolean;
+  /**
+   * Absolute line number of row 0 (Screen.top): on the normal screen, how far lines scrolled into
+   * history between two frames, even when the screen then reads the same. Absent: not known.
+   */
+  top?: number;
 }
 
 /** Enough for readers that lag a few hundred refreshes; more only costs memory. */

@@ -248,7 +248,7 @@ export class Replica {
   }
 
   frame(): Frame {
-    return { rows: this.tracker.visible, cols: this.current.cols, alternate: this.current.alternate };
+    return { rows: this.tracker.visible, cols: this.current.cols, alternate: this.current.alternate, top: this.current.top };
   }
 
   geometry(): Delta["screen"] {

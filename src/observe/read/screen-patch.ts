@@ -1,8 +1,10 @@
 // The text view of a read: what to send a reader who holds the screen of its cursor (frames.ts) so
 // that it ends up with exactly the screen now, in few bytes. The reader first scrolls its screen
 // (the whole screen, or a region such as a chat's message area above a fixed status line), then
-// overwrites the rows listed. The scroll is chosen by content, so it also finds scrolls that do not
-// move line numbers (regions in the middle of the screen, the alternate screen). Pure.
+// overwrites the rows listed. Lines that scrolled into history say how far the normal screen
+// scrolled: that scroll is the one stated, so new output that happens to read like the rows the
+// reader holds is still sent (lineScroll). Otherwise the scroll is chosen by content, so it also
+// finds scrolls that do not move line numbers (regions mid-screen, the alternate screen). Pure.
 import type { Frame } from "../pane/frames.js";
 import type { Offscreen, PatchRow, ReadLimits, ScreenPatch, Scroll } from "./delta.js";
 import { applyLimits } from "./limits.js";
@@ -42,7 +44,7 @@ export function patchScreen(before: Frame | undefined, now: Frame, history: Hist
     rows = now.rows.slice(0, last + 1).map((text, row) => ({ row, text }));
     full = true;
   } else {
-    scroll = bestScroll(before.rows, now.rows);
+    scroll = lineScroll(before, now, raw) ?? bestScroll(before.rows, now.rows);
     const predicted = scroll ? predict(before.rows, scroll) : before.rows;
     rows = [];
     now.rows.forEach((text, row) => {
@@ -131,6 +133,58 @@ function shownAsIs(raw: string, screen: readonly string[], history: History): bo
     if (history.above === 0 || !holds(history.all(), line)) return false;
   }
   return true;
+}
+
+/**
+ * The scroll the lines made on the normal screen: `by` lines went into history (Frame.top moved), so
+ * rows from the top moved up by as many. Content alone is not enough there: `seq 5` run again on a
+ * screen that then reads the same would be no scroll and no row, and `seq 5` after `seq 5` a scroll
+ * down and one row, the command and its output left out. The region is the one from the top that
+ * leaves the fewest bytes of rows to send (a status line below a chat's messages stays), the whole
+ * screen on a tie; a row that reads as one of the last lines of `raw` may be that line, new, and is
+ * never kept below the region. Undefined when no line went into history, or on the alternate screen.
+ */
+export function lineScroll(before: Frame, now: Frame, raw = ""): Scroll | undefined {
+  if (before.alternate || now.alternate || before.top === undefined || now.top === undefined) return undefined;
+  const by = now.top - before.top;
+  const n = now.rows.length;
+  if (by <= 0 || n === 0) return undefined;
+  const printed = lastLines(raw, 2 * n);
+  let lowest = 0;
+  for (let y = n - 1; y > 0 && lowest === 0; y--) if (printed.has((now.rows[y] ?? "").trimEnd())) lowest = y;
+  const weight = (y: number): number => (now.rows[y] ?? "").length + ROW_OVERHEAD;
+  const prefix = (differs: (y: number) => boolean): number[] => {
+    const sums = [0];
+    for (let y = 0; y < n; y++) sums.push((sums[y] ?? 0) + (differs(y) ? weight(y) : 0));
+    return sums;
+  };
+  const at = (sums: number[], i: number): number => sums[i] ?? 0;
+  const up = prefix((y) => y + by >= n || now.rows[y] !== before.rows[y + by]);
+  const blanks = prefix((y) => now.rows[y] !== "");
+  const same = prefix((y) => now.rows[y] !== before.rows[y]);
+  let best = { cost: Infinity, to: n - 1 };
+  // Region [0, b]: rows 0..b-by come from by..b, rows b-by+1..b enter blank, rows below b stay.
+  for (let b = n - 1; b >= lowest; b--) {
+    const entering = Math.max(0, b - by + 1);
+    const stated = b === n - 1 ? WHOLE_SCROLL_COST : REGION_SCROLL_COST;
+    const cost = at(up, entering) + at(blanks, b + 1) - at(blanks, entering) + at(same, n) - at(same, b + 1) + stated;
+    if (cost < best.cost) best = { cost, to: b };
+  }
+  return { from: 0, to: best.to, by };
+}
+
+/** The last `count` lines of raw output as a row would show them (after their last `\r`, trailing blanks trimmed), blank ones left out. */
+function lastLines(raw: string, count: number): Set<string> {
+  const lines = new Set<string>();
+  let end = raw.length;
+  for (let i = 0; i < count && end > 0; i++) {
+    const start = raw.lastIndexOf("\n", end - 1) + 1;
+    const line = raw.slice(start, end);
+    const shown = line.slice(line.lastIndexOf("\r") + 1).trimEnd();
+    if (shown !== "") lines.add(shown);
+    end = start - 1;
+  }
+  return lines;
 }
 
 /** The reader's screen after the scroll, before any row is written. */

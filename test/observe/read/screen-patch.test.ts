@@ -89,6 +89,75 @@ describe("patchScreen", () => {
   });
 });
 
+describe("a normal screen whose lines scrolled into history (line numbers tell the scroll)", () => {
+  // `seq 5` run at a `# ` prompt on a 60x8 sh pane: the screen after one run, and after the next.
+  const afterOne = ["# seq 5", "1", "2", "3", "4", "5", "#", ""];
+  const settled = ["5", "# seq 5", "1", "2", "3", "4", "5", "#"];
+  const shell = (top: number, rows: string[]): Frame => ({ rows, cols: 60, alternate: false, top });
+  const printed = "seq 5\n1\n2\n3\n4\n5\n# ";
+
+  it("new output that leaves the screen reading the same is its scroll and its lines, not an empty patch", () => {
+    // Lines 5-12 on the screen; `seq 5` again: lines 11-18, which read exactly as lines 5-12 did.
+    const patch = patchScreen(shell(5, settled), shell(11, settled), NO_HISTORY, {}, printed);
+    expect(patch.scroll).toEqual({ from: 0, to: 7, by: 6 });
+    expect(patch.rows).toEqual(settled.slice(1).map((text, i) => ({ row: i + 1, text })));
+    expect(apply(settled, patch, 8)).toEqual(settled);
+  });
+
+  it("is not taken for a scroll down that content alone would find (`seq 5` after `seq 5`)", () => {
+    const patch = patchScreen(shell(0, afterOne), shell(5, settled), NO_HISTORY, {}, printed);
+    expect(patch.scroll).toEqual({ from: 0, to: 7, by: 5 });
+    expect(patch.rows.map((r) => r.text)).toEqual(settled.slice(1));
+    expect(apply(afterOne, patch, 8)).toEqual(settled);
+  });
+
+  it("counts the rows maxLines cuts from those lines", () => {
+    const patch = patchScreen(shell(0, afterOne), shell(5, settled), NO_HISTORY, { maxLines: 2 }, printed);
+    expect(patch.rows).toEqual([{ row: 6, text: "5" }, { row: 7, text: "#" }]);
+    expect(patch.cut).toBe(5);
+  });
+
+  it("a flood that scrolled more than a screen sends every row, even rows that read as before", () => {
+    const ys = Array.from({ length: 8 }, () => "yes, and a long line of it");
+    const patch = patchScreen(shell(100, ys), shell(1100, ys), NO_HISTORY, {}, `${ys[0]}\n`.repeat(1000));
+    expect(patch.scroll).toEqual({ from: 0, to: 7, by: 1000 });
+    expect(patch.rows).toHaveLength(8);
+  });
+
+  it("keeps a fixed status line below a region that scrolled into history, unless the output printed it", () => {
+    const before = [...numbered(0, 7, "msg"), "── status ──"];
+    const now = [...numbered(2, 7, "msg"), "── status ──"];
+    const patch = patchScreen(shell(10, before), shell(12, now), NO_HISTORY, {}, "\nmsg 7\nmsg 8");
+    expect(patch.scroll).toEqual({ from: 0, to: 6, by: 2 });
+    expect(patch.rows.map((r) => r.text)).toEqual(["msg 7", "msg 8"]);
+    // The same screens after output whose last line reads as that row: it may be new, and is sent.
+    const printedIt = patchScreen(shell(10, before), shell(12, now), NO_HISTORY, {}, "msg 7\nmsg 8\n── status ──");
+    expect(printedIt.scroll).toEqual({ from: 0, to: 7, by: 2 });
+    expect(printedIt.rows.map((r) => r.text)).toEqual(["msg 7", "msg 8", "── status ──"]);
+  });
+
+  it("leaves the alternate screen, and a screen whose lines did not move, to the content search", () => {
+    const before = ["TITLE", ...numbered(0, 9)];
+    const now = ["TITLE", ...numbered(4, 9)];
+    const alt = (rows: string[]): Frame => ({ rows, cols: 80, alternate: true, top: 3 });
+    expect(patchScreen(alt(before), alt(now), NO_HISTORY).scroll).toEqual({ from: 1, to: 9, by: 4 });
+    expect(patchScreen(shell(3, numbered(5, 8)), shell(3, numbered(4, 8)), NO_HISTORY).scroll).toEqual({ from: 0, to: 7, by: -1 });
+  });
+
+  it("any screen and any line scroll: applying the patch gives exactly the new screen", () => {
+    const row = fc.constantFrom("", "a", "b", "c", "status", "> ");
+    const screens = fc.integer({ min: 1, max: 10 }).chain((n) => fc.tuple(fc.array(row, { minLength: n, maxLength: n }), fc.array(row, { minLength: n, maxLength: n }), fc.integer({ min: 0, max: 2 * n })));
+    fc.assert(
+      fc.property(screens, ([before, now, by]) => {
+        const patch = patchScreen(shell(50, before), shell(50 + by, now), NO_HISTORY, {}, now.join("\n"));
+        if (by > 0) expect(patch.scroll?.by).toBe(by);
+        expect(apply(before, patch, before.length)).toEqual(now);
+      }),
+      { seed: 5, numRuns: 2000 },
+    );
+  });
+});
+
 describe("the bound checked before the scroll search", () => {
   it("skips the search only where it would find no scroll", () => {
     const row = fc.constantFrom("", "", "a", "b", "ab", "a long row of text", "another long row");
