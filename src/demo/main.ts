@@ -6,6 +6,7 @@ import { rmSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { DemoOptions } from "../options.js";
 import { packageFile } from "../package-files.js";
+import { onReaderGone } from "../reader-gone.js";
 import { TmuxFormat } from "../tmux/format.js";
 import { TmuxServer } from "../tmux/server.js";
 import { Hub } from "../watch/hub.js";
@@ -21,8 +22,8 @@ export async function main(options: DemoOptions = {}): Promise<number> {
   const columns = process.stdout.columns ?? 100;
   // A reader that goes away (`panescope demo | head`) must not skip the cleanup below.
   let stdoutOpen = true;
-  const onStdoutError = (): void => void (stdoutOpen = false);
-  process.stdout.on("error", onStdoutError);
+  // The demo goes on to its cleanup with nobody reading (`panescope demo | head`).
+  onReaderGone(() => void (stdoutOpen = false));
   const out = (text = ""): void => void (stdoutOpen && process.stdout.write(`${text}\n`));
   const say = (text: string): void => out(wrap(text, columns, "").join("\n"));
   const hub = new Hub({ server, warn: (message) => process.stderr.write(`${message}\n`) });
@@ -108,7 +109,6 @@ export async function main(options: DemoOptions = {}): Promise<number> {
   } finally {
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onTerminate);
-    process.stdout.off("error", onStdoutError);
     await cleanup();
   }
 }

@@ -6,6 +6,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { isPanescopeError, messageOf } from "../errors.js";
 import type { GoldenOptions } from "../options.js";
+import { onReaderGone } from "../reader-gone.js";
 import { TmuxServer } from "../tmux/server.js";
 import { wantColour } from "./diff-colour.js";
 import { discardLiveLaunches } from "./launch.js";
@@ -131,20 +132,6 @@ interface Stop {
   abandon: () => void;
 }
 
-/** What a reader gone (an `error` on stdout) stops: the running `main`, or after it the process. */
-let readerGone: (() => void) | undefined;
-
-/**
- * Sends stdout's errors to `stop` from now on. One listener for the process, never removed: Node
- * reports an EPIPE a tick after the write that met it, so the EPIPE of the last lines (the summary)
- * arrives after `main` has returned, and an `error` with no listener is a stack trace and exit 1
- * (`golden | head -2` on a failing tape, 17 runs in 18 before this).
- */
-function watchReader(stop: () => void): void {
-  if (readerGone === undefined) process.stdout.on("error", () => readerGone?.());
-  readerGone = stop;
-}
-
 /** One tape, its progress and its PASS/FAIL block; a scenario that throws is a failed result. */
 async function runOne(tape: Tape, options: GoldenOptions, ci: boolean, record: boolean, reporter: GoldenReporter): Promise<TapeResult> {
   let result: TapeResult;
@@ -178,7 +165,7 @@ export async function main(options: GoldenOptions, io: GoldenIo = defaultIo): Pr
   process.on("SIGINT", onInterrupt);
   process.on("SIGTERM", onTerminate);
   // After this run has returned too: a late EPIPE then removes nothing and exits 141, quietly.
-  watchReader(() => stopWith(STOPPED.pipe));
+  onReaderGone(() => stopWith(STOPPED.pipe));
   // Once stopping, nothing more is said: not the FAIL of the scenario being removed.
   const say = (print: (text: string) => void) => (text: string): void => void (stop.exiting === undefined && print(text));
   const quiet: GoldenIo = { ...io, out: say(io.out), err: say(io.err), ...(io.write === undefined ? {} : { write: say(io.write) }) };
