@@ -6,7 +6,7 @@ import { onReaderGone } from "../src/reader-gone.js";
 describe("onReaderGone", () => {
   const before = process.stdout.listeners("error");
   afterEach(() => {
-    for (const listener of process.stdout.listeners("error")) if (!before.includes(listener)) process.stdout.off("error", listener);
+    for (const listener of process.stdout.listeners("error")) if (!before.includes(listener)) process.stdout.off("error", listener as (error: Error) => void);
   });
 
   it("sends stdout's error to the latest run, after it returned too, through one listener", () => {
