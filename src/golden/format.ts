@@ -205,7 +205,9 @@ export function formatGolden(snapshot: ScreenSnapshot, opts: FormatOptions = {})
     for (const run of snapshot.styles) {
       const row = rendered[run.row];
       const start = row === undefined ? run.start : Math.min(mapStart(row, run.start).col, edge(row));
-      const end = row === undefined ? run.end : Math.min(mapEnd(row, run.end), edge(row));
+      // A run to the right edge (a status bar) stays there: the blanks a narrower placeholder
+      // frees at the row's end are the bar's, or its end would follow the masked text's width.
+      const end = row === undefined ? run.end : run.end === cols ? cols : Math.min(mapEnd(row, run.end), edge(row));
       const text = styleLine(run, start, end);
       if (text !== undefined) lines.push({ row: run.row, start, end, text });
     }

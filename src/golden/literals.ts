@@ -84,6 +84,8 @@ export function parseSize(text: string): Size {
   const cols = Number(m?.[1]);
   const rows = Number(m?.[2]);
   if (m === null || cols < 1 || rows < 1 || cols > 1000 || rows > 1000) throw new Fail(`bad size "${text}"`);
+  // xterm's own minimum: a 1-column pane would fail only after the run waited for the emulator to match it.
+  if (cols < 2) throw new Fail(`bad size "${text}": a terminal has at least 2 columns here (xterm's minimum)`);
   return { cols, rows };
 }
 

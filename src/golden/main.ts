@@ -52,6 +52,8 @@ export async function findTapes(paths: string[]): Promise<string[]> {
     const info = await stat(path).catch(() => undefined);
     if (info === undefined) throw new UsageError(`${path}: no such file or folder`);
     if (info.isDirectory()) await walk(path, found);
+    // Its goldens' folder is its name without .tape: any other name has none (x.txt/s.golden).
+    else if (extname(path) !== ".tape") throw new UsageError(`${path}: not a *.tape file (a tape's goldens go in the folder named after it without .tape)`);
     else found.push(path);
   }
   // `g/x.tape` and `./g/x.tape` are one tape: kept once, as first spelled.
@@ -100,13 +102,30 @@ async function loadTapes(files: string[]): Promise<{ tapes: Tape[]; broken: Brok
   for (const file of files) {
     const path = shown(file);
     try {
-      tapes.push(parseTape(await readFile(file, "utf8"), path));
+      const tape = parseTape(await readFile(file, "utf8"), path);
+      const badName = tapeNameProblem(path);
+      if (badName === undefined) tapes.push(tape);
+      else broken.push({ path, message: badName });
     } catch (error) {
       if (!isPanescopeError(error, "golden")) throw error;
       broken.push({ path, message: error.message });
     }
   }
   return { tapes, broken };
+}
+
+/**
+ * Why the tape's goldens can have no folder (it is named after the tape), or undefined: found as
+ * the tapes load, before any program runs, not in the summary of the whole run (staleGoldens).
+ */
+function tapeNameProblem(path: string): string | undefined {
+  try {
+    goldenPath(dirname(path), path, "snapshot");
+    return undefined;
+  } catch (error) {
+    if (!isPanescopeError(error, "bad-input")) throw error;
+    return `${path}: the tape's name ${JSON.stringify(basename(path, ".tape"))} cannot name its golden folder: rename the tape with letters, digits, . _ - (no "..", not starting with . or -)`;
+  }
 }
 
 /** Where `--record` without `--report` keeps the failing tapes' recordings. */

@@ -130,6 +130,9 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
     // Steps that type, press or resize need the program; waiting on its final screen, or taking a
     // snapshot of it, does not (a short program often exits before its tape's first `wait` runs).
     if (live.dead && (step.kind === "type" || step.kind === "press" || step.kind === "resize")) throw await live.deathError("before this step");
+    // The settle rule checks only a `wait` right before the snapshot: keys, a resize, a quiet or
+    // the exit after it may rightly take its text off the screen (`clear`, a menu that closes).
+    if (step.kind !== "wait" && step.kind !== "snapshot") lastWait = undefined;
     switch (step.kind) {
       case "type":
         await live.typeText(step.text);
@@ -146,7 +149,6 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
         return;
       case "resize":
         await live.resize(step.size);
-        lastWait = undefined;
         return;
       case "snapshot":
         await snapshot(step, live);

@@ -46,7 +46,7 @@ export interface Tape {
 export const TAPE_DEFAULTS = { size: { cols: 80, rows: 24 }, settleMs: 200, timeoutMs: 5000, colors: false } as const;
 
 const FORMS: Record<string, string> = {
-  size: "size 80x24 (columns x rows, 1..1000)",
+  size: "size 80x24 (columns x rows: 2..1000 x 1..1000)",
   env: 'env NAME=value or env NAME="value with spaces"',
   settle: "settle 200ms (quiet period before each snapshot)",
   timeout: "timeout 5s (default limit for wait and quiet)",

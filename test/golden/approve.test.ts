@@ -42,6 +42,13 @@ describe("approve", () => {
     expect(decision.kind === "fail" ? decision.diff : "").toContain("-cursor: hidden\n+cursor: 0,0\n");
   });
 
+  it("says a golden of a newer format needs a newer panescope, not only that the screen differs", async () => {
+    const path = join(dir, "new.golden");
+    await writeFile(path, formatGolden(menu(2, 1, false), { name: "first" }).replace("panescope golden v2", "panescope golden v3"));
+    const { decision } = await approve(input(menu(2, 1, false), { path }));
+    expect(decision.kind === "fail" ? decision.message : decision.kind).toMatch(/^\S+new\.golden is golden format v3, newer than this panescope reads \(v1 to v2\): upgrade panescope/);
+  });
+
   it("compares a v1 golden as v1 (it passes unchanged) and an update rewrites it as v2", async () => {
     const path = join(dir, "old.golden");
     const v1 = formatGolden(menu(2, 1, false), { name: "first", version: 1 });

@@ -146,6 +146,14 @@ describe("formatGolden with masks", () => {
     expect(formatGolden(snap, { colors: true, masks: [{ pattern: /\d+/, placeholder: "<n>" }] })).toBe(golden);
   });
 
+  it("keeps a style run that reaches the right edge there whatever the width of the text a mask hides", () => {
+    // A status bar's colour runs to the edge: "took 5ms" and "took 120ms" must give one golden.
+    const bar = (text: string): ScreenSnapshot => screen([text], { styles: [{ row: 0, start: 0, end: 12, inverse: true }] });
+    const a = formatGolden(bar("took 5ms"), { colors: true, masks: [ms] });
+    expect(formatGolden(bar("took 120ms"), { colors: true, masks: [ms] })).toBe(a);
+    expect(a.endsWith("styles:\n0:0-12 inverse\n")).toBe(true);
+  });
+
   it("refuses a placeholder that would push a row's text past the screen's right edge, and says what to do", () => {
     // "pid 42 ready" fills the 12 columns: "<pid>" is 3 cells wider than "42".
     let error: unknown;

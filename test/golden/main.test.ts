@@ -28,4 +28,10 @@ describe("findTapes", () => {
     const dir = await folder();
     expect(await findTapes([`${dir}/g/./y.tape`, join(dir, "g")])).toEqual([`${dir}/g/./y.tape`, join(dir, "g/sub/z.tape"), join(dir, "g/x.tape")]);
   });
+
+  it("a file named that is not a *.tape is refused: its goldens would have no folder", async () => {
+    const dir = await tapeDir({ "x.txt": "run x\n" });
+    dirs.push(dir);
+    await expect(findTapes([join(dir, "x.txt")])).rejects.toThrow(/x\.txt: not a \*\.tape file/);
+  });
 });

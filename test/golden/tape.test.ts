@@ -111,6 +111,8 @@ describe("parseTape: errors", () => {
   it.each([
     ["size 80by24\nrun x", 1, "bad size", "size 80x24"],
     ["size 0x24\nrun x", 1, "bad size", "size 80x24"],
+    ["size 1x24\nrun x", 1, "at least 2 columns", "size 80x24"],
+    ["run x\nresize 1x5", 2, "at least 2 columns", "resize 100x30"],
     ["size 80x24\nsize 90x24\nrun x", 2, "already given on line 1", "size 80x24"],
     ["env 1X=a\nrun x", 1, "NAME=value", "env NAME=value"],
     ["env A=b c\nrun x", 1, 'unexpected "c"', "env NAME=value or"],

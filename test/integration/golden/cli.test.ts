@@ -132,6 +132,15 @@ describe("panescope golden", () => {
     expect(io.lines.at(-1)).toBe("1 passed, 2 failed");
   });
 
+  it("a tape whose name cannot name its golden folder is a tape error, found before it runs; the others run and the summary is printed", async () => {
+    const dir = await hello({ "my tape.tape": ['run printf "hi\\n"', 'wait "hi"', "snapshot s", ""].join("\n") });
+    const io = captureIo();
+    expect(await runGolden([dir], io)).toBe(2);
+    expect(io.text()).toMatch(/^FAIL .*my tape\.tape \(tape errors\)\n {2}.*my tape\.tape: the tape's name "my tape" cannot name its golden folder: rename the tape/m);
+    expect(io.text()).toMatch(/^PASS .*hello\.tape/m);
+    expect(io.lines.at(-1)).toBe("1 passed, 1 failed");
+  });
+
   it("--list-stale refuses to guess while a tape has errors", async () => {
     const dir = await hello({ "broken.tape": "run true\nsnapshot Bad\n" });
     const io = captureIo();

@@ -50,6 +50,20 @@ describe("runTape", () => {
     expect(result.passed).toBe(true);
   });
 
+  it("the settle rule checks the text of a wait right before the snapshot, not of one that keys came after", async () => {
+    const dir = await tapeDir({});
+    dirs.push(dir);
+    // `clear` rightly takes "AAA" off the screen: the snapshot after it must not blame the wait.
+    const cleared = parseTape(["size 20x3", "settle 50ms", 'run ["sh"]', 'wait "$ "', 'type "echo AAA\\n"', 'wait "AAA"', 'type "clear\\n"', "quiet 200ms", "snapshot cleared", ""].join("\n"), `${dir}/cleared.tape`);
+    const passed = await runTape(cleared, { ci: false });
+    expect(passed.error).toBeUndefined();
+    expect(passed.passed).toBe(true);
+    // A flash the wait saw, gone while the snapshot settled, still fails.
+    const flash = parseTape(["size 20x3", "settle 600ms", "run printf flash; sleep 0.3; printf '\\rgone '; exec sleep 30", 'wait "flash"', "snapshot flash", ""].join("\n"), `${dir}/flash.tape`);
+    const failed = await runTape(flash, { ci: false });
+    expect(failed.error).toMatch(/flash\.tape:5 \(snapshot\): "flash" was visible but is gone after settling for 600 ms/);
+  });
+
   it("a wait that times out says how rows are matched: trailing blanks only on the cursor's row", async () => {
     const dir = await tapeDir({});
     dirs.push(dir);
