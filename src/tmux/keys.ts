@@ -14,6 +14,7 @@
 // re-checks every accepted name on each tmux.
 
 import { PanescopeError } from "../errors.js";
+import { nearest } from "../nearest.js";
 
 type Mods = "C" | "M" | "S";
 
@@ -130,7 +131,7 @@ function meantKey(name: string): string | undefined {
     rest = rest.slice(m[0].length);
   }
   const squashed = rest.toLowerCase().replace(/[-_\s]/g, "");
-  let key = ALIASES.get(squashed) ?? BY_LOWER.get(squashed) ?? rest;
+  let key = ALIASES.get(squashed) ?? BY_LOWER.get(squashed) ?? misspelt(squashed) ?? rest;
   // A control character is the same whatever the letter's case: say it the way tmux's docs do.
   if (mods.has("C") && /^[A-Z]$/.test(key)) key = key.toLowerCase();
   if (key === "Tab" && mods.size === 1 && mods.has("S")) return "BTab";
@@ -141,6 +142,16 @@ function meantKey(name: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The named key (or alias) a typo of 3 or more letters was one or two edits from (Entr → Enter).
+ * Not a name with a digit: F13 or KP10 is no typo of F1 or KP1.
+ */
+function misspelt(squashed: string): string | undefined {
+  if (squashed.length < 3 || /\d/.test(squashed)) return undefined;
+  const near = nearest(squashed, [...BY_LOWER.keys(), ...ALIASES.keys()]);
+  return near === undefined ? undefined : (BY_LOWER.get(near) ?? ALIASES.get(near));
 }
 
 function modsText(mods: ReadonlySet<Mods>): string {

@@ -2,7 +2,7 @@
 // near misses: a misspelt `waitMS` must not silently not wait (strict.ts).
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { nearest } from "../../src/mcp/strict.js";
+import { nearest } from "../../src/nearest.js";
 import { link, textOf, type Linked } from "../support/mcp-link.js";
 
 const linked: Linked[] = [];

@@ -137,13 +137,19 @@ describe("validateKeyName", () => {
     ["Shift-Tab", "BTab"],
     ["S-Tab", "BTab"],
     ["Ctrl-Space", "C-Space"],
+    // Typos one or two edits from a named key (a third of the name's letters at most).
+    ["Entr", "Enter"],
+    ["Escpae", "Escape"],
+    ["PgaeUp", "PageUp"],
+    ["Delet", "Delete"],
+    ["M-Entr", "M-Enter"],
   ])("refuses %j with a hint: did you mean %j", (name, meant) => {
     const message = rejection(name);
     expect(message).toContain(`(did you mean "${meant}"?)`);
     expect(validateKeyName(meant)).toBe(meant);
   });
 
-  it.each(["Bogus", "F13", "Ctrl-Enter", "Enter;kill-server", "C-C-c", "Ctrl-"])("gives no hint for %j, which no common alias explains", (name) => {
+  it.each(["Bogus", "F13", "KP10", "Hoem", "Ctrl-Enter", "C-Entr", "Enter;kill-server", "C-C-c", "Ctrl-"])("gives no hint for %j, which no common alias or near spelling explains", (name) => {
     expect(rejection(name)).not.toContain("did you mean");
   });
 
