@@ -86,8 +86,24 @@ export function discardWith(launched: Launched, discard: () => Promise<void>): v
   if (started.has(launched)) started.set(launched, discard);
 }
 
+/**
+ * Refuses a size no scenario can have, before a server starts: a tape's are checked as it is read
+ * (literals.ts), the library's here. xterm has at least 2 columns: a 1-column pane failed only
+ * after waiting for the emulator to match it.
+ */
+export function checkSize(size: Size): void {
+  const { cols, rows } = size;
+  if (Number.isInteger(cols) && Number.isInteger(rows) && cols >= 2 && cols <= 1000 && rows >= 1 && rows <= 1000) return;
+  throw new PanescopeError("bad-input", `bad size ${JSON.stringify(size)}: give whole numbers, cols 2..1000 (xterm's least is 2) and rows 1..1000`);
+}
+
 /** Starts the program's private server; the launch is live until discardLaunch. */
 export function launchPane(options: PaneSessionOptions): Promise<Launched> {
+  try {
+    checkSize(options.size);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
   if (stopped) return Promise.reject(new PanescopeError("golden", "the run is stopping: no scenario starts any more"));
   const launch = startLaunch(options);
   starting.add(launch);

@@ -12,7 +12,7 @@ import type { TmuxServer } from "../tmux/server.js";
 import { Hub } from "../watch/hub.js";
 import { validateKeyName } from "../tmux/keys.js";
 import { describeMatch, frameScreen, MATCHED_ROWS, screenMatches } from "./matching.js";
-import { discardLaunch, discardWith, launchPane, type Launched, type PaneSessionOptions } from "./launch.js";
+import { checkSize, discardLaunch, discardWith, launchPane, type Launched, type PaneSessionOptions } from "./launch.js";
 import { SessionRecording } from "./recording.js";
 import type { Size, TextMatch } from "./tape.js";
 
@@ -234,6 +234,7 @@ export class PaneSession {
 
   /** Resizes the window (and so the pane) and asserts the new size everywhere. */
   async resize(size: Size): Promise<void> {
+    checkSize(size);
     await this.server.run(["resize-window", "-t", this.windowId, "-x", String(size.cols), "-y", String(size.rows)]);
     await this.assertSize(size);
   }

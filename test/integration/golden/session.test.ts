@@ -57,6 +57,18 @@ describe("startPaneSession", () => {
     });
   });
 
+  it("refuses a size no terminal here can have at once, before a server starts, at the start and in a resize", async () => {
+    const before = leftoverSockets();
+    const error = await startPaneSession({ size: { cols: 1, rows: 5 }, command: ["true"] }).catch((e: unknown) => e);
+    expect(isPanescopeError(error, "bad-input")).toBe(true);
+    expect((error as Error).message).toMatch(/bad size .*cols 2\.\.1000 \(xterm's least is 2\)/);
+    expect(leftoverSockets()).toEqual(before);
+    await withSession({ size: { cols: 30, rows: 5 }, command: ["sleep", "30"] }, async (s) => {
+      await expect(s.resize({ cols: 40.5, rows: 5 })).rejects.toThrow(/bad size/);
+      expect((await s.snapshot()).cols).toBe(30);
+    });
+  });
+
   it("follows a resize in tmux and in the emulator", async () => {
     await withSession({ size: { cols: 30, rows: 5 }, command: ["sh"] }, async (s) => {
       await s.resize({ cols: 50, rows: 8 });
