@@ -32,7 +32,17 @@ function rowsAnsi(snapshot: ScreenSnapshot, widthOf?: WidthOf): string {
   return out;
 }
 
-const cup = (s: ScreenSnapshot): string => `${ESC}[${s.cursorY + 1};${s.cursorX + 1}H`;
+/**
+ * The cursor. Just past the last column (a row printed to its end: the next character wraps),
+ * where no CUP reaches (it stops on the last column), the row's last cell is printed again and
+ * leaves the cursor where the program's printing did.
+ */
+function cup(s: ScreenSnapshot, widthOf?: WidthOf): string {
+  const last = s.cursorX >= s.cols ? rowCells(s.lines[s.cursorY] ?? "", widthOf, s.cols).at(-1) : undefined;
+  if (!last) return `${ESC}[${s.cursorY + 1};${s.cursorX + 1}H`;
+  const style = rowStyles(s, s.cursorY)[last.col];
+  return `${ESC}[${s.cursorY + 1};${last.col + 1}H${style ? `${styleSgr(style)}${last.text}${ESC}[0m` : last.text}`;
+}
 
 /**
  * Draws a snapshot on a reset terminal: rows with their colours (autowrap off while painting),
@@ -41,8 +51,8 @@ const cup = (s: ScreenSnapshot): string => `${ESC}[${s.cursorY + 1};${s.cursorX 
  */
 export function snapshotToAnsi(snapshot: ScreenSnapshot, widthOf?: WidthOf, normal?: ScreenSnapshot): string {
   let out = `${RESET}${ESC}[?7l`;
-  if (snapshot.alternate) out += `${normal ? `${rowsAnsi(normal, widthOf)}${cup(normal)}` : ""}${ESC}[?1049h`;
-  out += `${rowsAnsi(snapshot, widthOf)}${ESC}[?7h${cup(snapshot)}`;
+  if (snapshot.alternate) out += `${normal ? `${rowsAnsi(normal, widthOf)}${cup(normal, widthOf)}` : ""}${ESC}[?1049h`;
+  out += `${rowsAnsi(snapshot, widthOf)}${ESC}[?7h${cup(snapshot, widthOf)}`;
   return snapshot.cursorVisible ? out : `${out}${ESC}[?25l`;
 }
 

@@ -122,10 +122,13 @@ export function screenToSvg(snapshot: ScreenSnapshot, options: SvgOptions = {}):
   const height = snapshot.rows * ch;
   const backgrounds: string[] = [];
   const texts: string[] = [];
+  // Just past the last column (a row printed to its end), the cursor is drawn on its last cell, as
+  // xterm.js and tmux draw it.
+  const cursorX = Math.min(snapshot.cursorX, snapshot.cols - 1);
   let cursorWidth = 1;
   for (let row = 0; row < snapshot.rows; row++) {
     const cells = rowCells(snapshot.lines[row] ?? "", options.widthOf, snapshot.cols);
-    if (row === snapshot.cursorY) cursorWidth = cells.find((c) => c.col === snapshot.cursorX)?.width ?? 1;
+    if (row === snapshot.cursorY) cursorWidth = cells.find((c) => c.col === cursorX)?.width ?? 1;
     const runs = segments(rowStyles(snapshot, row));
     for (const seg of runs) {
       const bg = paint(seg.style ?? {}).bg;
@@ -142,8 +145,8 @@ export function screenToSvg(snapshot: ScreenSnapshot, options: SvgOptions = {}):
     (r) => `<rect class="diff" x="${round(r.start * cw)}" y="${r.row * ch}" width="${round((r.end - r.start) * cw)}" height="${ch}" fill="#ffd700" fill-opacity="0.35" stroke="#ffd700"/>`,
   );
   const cursor =
-    snapshot.cursorVisible && snapshot.cursorX < snapshot.cols && snapshot.cursorY < snapshot.rows
-      ? [`<rect class="cursor" x="${round(snapshot.cursorX * cw + 0.5)}" y="${snapshot.cursorY * ch + 0.5}" width="${round(cursorWidth * cw - 1)}" height="${ch - 1}" fill="none" stroke="${CURSOR}"/>`]
+    snapshot.cursorVisible && cursorX >= 0 && snapshot.cursorY < snapshot.rows
+      ? [`<rect class="cursor" x="${round(cursorX * cw + 0.5)}" y="${snapshot.cursorY * ch + 0.5}" width="${round(cursorWidth * cw - 1)}" height="${ch - 1}" fill="none" stroke="${CURSOR}"/>`]
       : [];
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" data-cols="${snapshot.cols}" data-rows="${snapshot.rows}">`,

@@ -2,7 +2,7 @@
 // builds them) and writes what it shows as an asciicast v2 file, line by line, so a recording cut
 // short by a kill is still a valid cast up to its last event. The file is opened only once the
 // pane is found: a recording that cannot start leaves no file, and an old one as it was.
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isPanescopeError, messageOf, PanescopeError } from "../errors.js";
 import type { Env } from "../options.js";
@@ -22,9 +22,12 @@ function openCast(path: string): number {
     return openSync(path, "w");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    // Each says what is there: ENOENT also comes from a folder that exists but makes no files
+    // (/proc), and EISDIR from a name ending in "/" whether or not that folder exists.
     const fix =
-      code === "ENOENT" ? `the folder ${dirname(path)} does not exist: create it, or name a file in a folder that does`
-      : code === "EISDIR" ? `it is a folder: name a file in it (-o ${join(path, "pane.cast")})`
+      code === "ENOENT" && !existsSync(dirname(path)) ? `the folder ${dirname(path)} does not exist: create it, or name a file in a folder that does`
+      : code === "EISDIR" && existsSync(path) ? `it is a folder: name a file in it (-o ${join(path, "pane.cast")})`
+      : code === "EISDIR" ? `the folder ${path} does not exist, and -o names a file: create it and name a file in it (-o ${join(path, "pane.cast")})`
       : `${messageOf(error)}: name a file in a folder you can write`;
     throw new PanescopeError("bad-input", `cannot write the cast to ${path}: ${fix}`, { cause: error });
   }
@@ -54,10 +57,21 @@ export async function record(options: RecordOptions, stop: AbortSignal): Promise
     const cast = openCast(options.output);
     fd = cast;
     const started = performance.now();
+    let lost: { error: unknown; events: number } | undefined;
     const recorder = new CastRecorder({
       clock: () => performance.now() / 1000,
-      // One write per event, as it comes: a recording cut short by a kill is valid up to there.
-      sink: (line) => void writeSync(cast, line),
+      // One write per event, as it comes: a recording cut short by a kill is valid up to there. A
+      // write that fails (a full disk, a pipe whose reader left) ends the recording here: the
+      // observer would drop a tap that throws without a word, and the cast stop short unsaid.
+      sink: (line) => {
+        if (lost) return;
+        try {
+          writeSync(cast, line);
+        } catch (error) {
+          lost = { error, events: recorder.count };
+          ended("write failed");
+        }
+      },
       header: { timestamp: Math.floor(Date.now() / 1000), env: { TERM: term } },
       widthOf: observer.widthPolicy?.widthOf,
       onGap: (reason) => {
@@ -81,6 +95,10 @@ export async function record(options: RecordOptions, stop: AbortSignal): Promise
     clearTimeout(timer);
     untap();
     recorder.end();
+    if (lost) {
+      const events = `${lost.events} event${lost.events === 1 ? "" : "s"}`;
+      throw new Error(`cannot write the cast to ${options.output} (${messageOf(lost.error)}): the recording stopped after ${events}, and the cast is valid up to there`);
+    }
     return summary(paneId, options.output, recorder.count, (performance.now() - started) / 1000, why);
   } finally {
     if (fd !== undefined) closeSync(fd);

@@ -34,6 +34,17 @@ describe("the cast recorder", () => {
     expect({ lines: replayed.lines, styles: replayed.styles, x: replayed.cursorX, y: replayed.cursorY }).toEqual({ lines: START.lines, styles: START.styles, x: 2, y: 1 });
   });
 
+  it("a row printed to its end leaves the next character to wrap, in the replay as in the pane", async () => {
+    const { rec, text, tick } = recorder();
+    const full = "012345678901234567中";
+    const styles = [{ row: 0, start: 18, end: 20, fg: { kind: "palette", index: 2 } } as const];
+    rec.start({ ...START, cursorX: 20, cursorY: 0, lines: [full, "", ""], styles: [...styles] });
+    tick(1);
+    rec.output(new TextEncoder().encode("next"));
+    const replayed = await replayCast(parseCast(text()));
+    expect({ lines: replayed.lines, styles: replayed.styles, x: replayed.cursorX, y: replayed.cursorY }).toEqual({ lines: [full, "next", ""], styles, x: 4, y: 1 });
+  });
+
   it("output keeps its arrival time; a resize to the same size is no event", () => {
     const { rec, text, tick } = recorder();
     rec.start(START);

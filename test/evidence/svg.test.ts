@@ -47,6 +47,12 @@ describe("SVG screenshots", () => {
     expect(hidden).not.toContain('class="cursor"');
   });
 
+  it("draws the cursor on the last column when a row was printed to its end", async () => {
+    const snapshot = await snapshotOf("x".repeat(20));
+    expect(snapshot.cursorX).toBe(20);
+    expect(screenToSvg(snapshot)).toMatch(/<rect class="cursor" x="160.1" y="0.5" width="7.4"/);
+  });
+
   it("highlighted cells become one diff rect per run on a row", async () => {
     const svg = screenToSvg(await snapshotOf("abcdef\r\nghi"), {
       highlight: [

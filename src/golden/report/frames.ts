@@ -57,13 +57,15 @@ export function screenHtml(screen: ScreenSnapshot): string {
 function span(text: string, style: CellStyle | undefined): string {
   if (style === undefined) return escapeHtml(text);
   const p = paint(style);
+  // Dim fades the glyph only, as in the SVG and xterm.js (an opacity would fade the background too).
+  const dim = p.opacity < 1 ? Math.round(p.opacity * 255).toString(16).padStart(2, "0") : "";
+  const lines = [style.underline ? "underline" : "", style.strikethrough ? "line-through" : ""].filter((s) => s !== "");
   const css = [
-    p.fg !== DEFAULT_FG ? `color:${p.fg}` : "",
+    p.fg !== DEFAULT_FG || dim !== "" ? `color:${p.fg}${dim}` : "",
     p.bg !== DEFAULT_BG ? `background:${p.bg}` : "",
     style.bold ? "font-weight:bold" : "",
     style.italic ? "font-style:italic" : "",
-    style.underline ? "text-decoration:underline" : "",
-    p.opacity < 1 ? `opacity:${p.opacity}` : "",
+    lines.length > 0 ? `text-decoration:${lines.join(" ")}` : "",
   ].filter((s) => s !== "");
   return css.length === 0 ? escapeHtml(text) : `<span style="${css.join(";")}">${escapeHtml(text)}</span>`;
 }

@@ -62,6 +62,11 @@ describe("frames", () => {
     expect(frames[3]?.html.split("\n")[1]).toBe("ok  ");
   });
 
+  it("draws struck-through text struck through, and dims a dim glyph but not its background", async () => {
+    const [, frame] = await castFrames({ header: { version: 2, width: 8, height: 1 }, events: [[0.1, "o", "\u001b[9;4mst\u001b[0m \u001b[2;41mdim\u001b[0m"]] });
+    expect(frame?.html).toBe('<span style="text-decoration:underline line-through">st</span> <span style="color:#ffffff80;background:#cc0000">dim</span>  ');
+  });
+
   it("draws default cells as plain text", () => {
     expect(screenHtml(snap(["a&b"]))).toBe("a&amp;b       ");
   });

@@ -2,7 +2,7 @@
 // closes, or on Ctrl-C (SIGINT), with a valid cast and a summary line on stderr; a recording that
 // cannot start writes nothing, and says what to do.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
@@ -56,6 +56,30 @@ describe("panescope record (command line)", () => {
     expect(parseCast(readFileSync(file, "utf8")).header).toMatchObject({ version: 2, width: 40, height: 5 });
   });
 
+  it("a cast that can no longer be written (a pipe whose reader left): the recording ends there, exit 2, saying so", { timeout: 60_000 }, async () => {
+    const test = await startServer({ cols: 40, rows: 5, command: "sh", env: { PS1: "$ " } });
+    const [pane = ""] = await test.run(["display-message", "-p", "-t", "main", "#{pane_id}"]);
+    const fifo = join(dir, "reader-leaves.cast");
+    await execa("mkfifo", [fifo]);
+    // The reader takes the first lines (the header, the screen), then goes away: closed, so the
+    // recorder's next write has no reader (EPIPE).
+    const first = new Promise<string>((resolve, reject) => {
+      const stream = createReadStream(fifo, { encoding: "utf8" });
+      stream.once("data", (chunk) => {
+        stream.once("close", () => resolve(String(chunk)));
+        stream.destroy();
+      });
+      stream.once("error", reject);
+    });
+    const run = recordCli(test, pane, fifo, "--duration", "30");
+    expect(await first).toContain('"version":2');
+    // Output the pane prints now is that write.
+    await test.run(["send-keys", "-t", pane, "-l", "echo after\n"]);
+    const result = await run;
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^panescope: cannot write the cast to .*reader-leaves\.cast \(EPIPE[^)]*\): the recording stopped after \d+ events?, and the cast is valid up to there$/);
+  });
+
   it("a pane that is not there: exit 2, the file of that name left as it was, and panescope list named", { timeout: 60_000 }, async () => {
     const test = await startServer({ cols: 40, rows: 5, command: "sh", env: { PS1: "$ " } });
     const file = join(dir, "keep.cast");
@@ -81,5 +105,19 @@ describe("panescope record (command line)", () => {
     const result = await recordCli(test, "", file, "--duration", "5");
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(`panescope: error (bad-input): cannot write the cast to ${file}: the folder ${join(dir, "no-such-folder")} does not exist: create it, or name a file in a folder that does`);
+  });
+
+  it("-o naming a folder that does not exist (ending in /) or one that makes no files: exit 2, saying what is there", { timeout: 60_000 }, async () => {
+    const test = await startServer({ cols: 40, rows: 5, command: "sh", env: { PS1: "$ " } });
+    const folder = `${join(dir, "not-yet")}/`;
+    const slash = await recordCli(test, "", folder, "--duration", "5");
+    expect([slash.exitCode, slash.stderr]).toEqual([
+      2,
+      `panescope: error (bad-input): cannot write the cast to ${folder}: the folder ${folder} does not exist, and -o names a file: create it and name a file in it (-o ${folder}pane.cast)`,
+    ]);
+    const proc = await recordCli(test, "", "/proc/x.cast", "--duration", "5");
+    expect(proc.exitCode).toBe(2);
+    expect(proc.stderr).not.toContain("does not exist");
+    expect(proc.stderr).toMatch(/^panescope: error \(bad-input\): cannot write the cast to \/proc\/x\.cast: .*: name a file in a folder you can write$/);
   });
 });
