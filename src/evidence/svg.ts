@@ -84,6 +84,8 @@ function glyphAttrs(style: CellStyle | undefined): string {
  * `text` spans the row's text, from its first to past its last non-blank cell.
  */
 function tspans(cells: Cell[], seg: Segment, cw: number, text: { from: number; to: number }): string {
+  // Hidden text (SGR 8) is drawn as a terminal draws it: not at all, its background only.
+  if (seg.style?.hidden === true) return "";
   const decorated = seg.style?.underline === true || seg.style?.strikethrough === true;
   const inRun = cells.filter((c) => c.col >= seg.start && c.col < seg.end);
   // Blanks before and after the row's text show nothing unless a line is drawn under or through

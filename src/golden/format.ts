@@ -153,7 +153,7 @@ function colour(c: Colour | undefined): string | undefined {
   return `#${c.rgb.toString(16).padStart(6, "0")}`;
 }
 
-const FLAGS = ["bold", "dim", "italic", "underline", "inverse", "strikethrough"] as const;
+const FLAGS = ["bold", "dim", "italic", "underline", "inverse", "strikethrough", "hidden"] as const;
 
 /** `row:start-end` then attributes in a fixed order; undefined for a run with nothing to say. */
 function styleLine(run: StyleRun, start: number, end: number): string | undefined {

@@ -15,7 +15,7 @@ async function snapshotOf(bytes: string, cols = 20, rows = 4): Promise<ScreenSna
 const STYLED =
   "\x1b[31mred\x1b[0m \x1b[1;32mbold\x1b[0m \x1b[3;4mit-u\x1b[0m \x1b[9mst\x1b[0m\r\n" +
   "\x1b[2mdim\x1b[0m \x1b[7minv\x1b[0m \x1b[38;5;208m208\x1b[48;2;1;2;3m rgb \x1b[0m\r\n" +
-  "中文 <&> \x1b[44m  \x1b[0m";
+  "中文 <&> \x1b[44m  \x1b[0m \x1b[8;41mHID\x1b[0m";
 
 describe("SVG screenshots", () => {
   it("every cell reads back with its text, colours and attributes", async () => {
@@ -25,6 +25,9 @@ describe("SVG screenshots", () => {
     expect(cellsOfSvg(svg)[0]?.[0]).toEqual({ text: "r", fg: "#cc0000", bg: "#000000" });
     expect(cellsOfSvg(svg)[0]?.[4]).toEqual({ text: "b", fg: "#8ae234", bg: "#000000", bold: true });
     expect(cellsOfSvg(svg)[1]?.[4]).toEqual({ text: "i", fg: "#000000", bg: "#ffffff" });
+    // Hidden text (SGR 8): its background, none of its glyphs, as a terminal shows it.
+    expect(svg).not.toContain("HID");
+    expect(cellsOfSvg(svg)[2]?.[12]).toEqual({ text: " ", fg: "#ffffff", bg: "#cc0000" });
   });
 
   it("a wide character takes two cells and the text after it keeps its columns", async () => {

@@ -63,11 +63,11 @@ describe("formatGolden", () => {
       { row: 1, start: 4, end: 8, bg: { kind: "rgb", rgb: 0xff8800 }, underline: true },
       { row: 0, start: 6, end: 9, fg: { kind: "default" } }, // nothing to say: left out
       { row: 0, start: 0, end: 5, fg: { kind: "palette", index: 1 }, bold: true, italic: false },
-      { row: 1, start: 0, end: 2, inverse: true, dim: true, strikethrough: true },
+      { row: 1, start: 0, end: 2, inverse: true, dim: true, strikethrough: true, hidden: true },
     ];
     const snap = screen(["error: boom", "warn ok"], { styles });
     const golden = formatGolden(snap, { colors: true });
-    expect(golden.split("└────────────┘\n")[1]).toBe(["styles:", "0:0-5 fg=1 bold", "1:0-2 dim inverse strikethrough", "1:4-8 bg=#ff8800 underline", ""].join("\n"));
+    expect(golden.split("└────────────┘\n")[1]).toBe(["styles:", "0:0-5 fg=1 bold", "1:0-2 dim inverse strikethrough hidden", "1:4-8 bg=#ff8800 underline", ""].join("\n"));
     expect(formatGolden({ ...snap, styles: [...styles].reverse() }, { colors: true })).toBe(golden);
   });
 

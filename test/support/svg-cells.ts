@@ -73,6 +73,12 @@ export function cellsOfSnapshot(snapshot: ScreenSnapshot): ShownCell[][] {
     for (const cell of rowCells(snapshot.lines[row] ?? "", undefined, snapshot.cols)) {
       const style = styles[cell.col];
       const p = paint(style ?? {});
+      // Hidden text (SGR 8) shows as its background alone.
+      if (style?.hidden) {
+        line.push({ text: " ", fg: DEFAULT_FG, bg: p.bg });
+        if (cell.width === 2) line.push({ text: " ", fg: DEFAULT_FG, bg: paint(styles[cell.col + 1] ?? {}).bg });
+        continue;
+      }
       const shown: ShownCell = { text: cell.text, fg: p.fg, bg: p.bg };
       if (style?.bold) shown.bold = true;
       if (style?.italic) shown.italic = true;

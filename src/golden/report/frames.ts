@@ -61,7 +61,7 @@ function span(text: string, style: CellStyle | undefined): string {
   const dim = p.opacity < 1 ? Math.round(p.opacity * 255).toString(16).padStart(2, "0") : "";
   const lines = [style.underline ? "underline" : "", style.strikethrough ? "line-through" : ""].filter((s) => s !== "");
   const css = [
-    p.fg !== DEFAULT_FG || dim !== "" ? `color:${p.fg}${dim}` : "",
+    style.hidden ? "color:transparent" : p.fg !== DEFAULT_FG || dim !== "" ? `color:${p.fg}${dim}` : "",
     p.bg !== DEFAULT_BG ? `background:${p.bg}` : "",
     style.bold ? "font-weight:bold" : "",
     style.italic ? "font-style:italic" : "",

@@ -6,7 +6,7 @@ import { rowCells, rowStyles, styleKey } from "../../evidence/grid.js";
 import type { Colour, ScreenSnapshot, StyleRun } from "../../observe/emulator/snapshot.js";
 import { parseGolden } from "../format.js";
 
-const FLAGS = ["bold", "dim", "italic", "underline", "inverse", "strikethrough"] as const;
+const FLAGS = ["bold", "dim", "italic", "underline", "inverse", "strikethrough", "hidden"] as const;
 
 function colourOf(text: string): Colour {
   return text.startsWith("#") ? { kind: "rgb", rgb: Number.parseInt(text.slice(1), 16) } : { kind: "palette", index: Number(text) };

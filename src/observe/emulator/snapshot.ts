@@ -17,6 +17,8 @@ export interface StyleRun {
   underline?: boolean;
   inverse?: boolean;
   strikethrough?: boolean;
+  /** SGR 8: the text is there (tmux captures it) but a terminal shows none of it. */
+  hidden?: boolean;
 }
 
 export interface ScreenSnapshot {

@@ -15,6 +15,8 @@ interface Attrs {
   underline: boolean;
   inverse: boolean;
   strikethrough: boolean;
+  /** SGR 8 (conceal): the text is kept, a terminal draws none of it. */
+  hidden: boolean;
 }
 
 function colourOf(mode: number, value: number): Colour {
@@ -33,6 +35,7 @@ function attrsOf(cell: IBufferCell): Attrs {
     underline: cell.isUnderline() !== 0,
     inverse: cell.isInverse() !== 0,
     strikethrough: cell.isStrikethrough() !== 0,
+    hidden: cell.isInvisible() !== 0,
   };
 }
 
@@ -52,7 +55,8 @@ function sameAttrs(a: Attrs, b: Attrs): boolean {
     a.italic === b.italic &&
     a.underline === b.underline &&
     a.inverse === b.inverse &&
-    a.strikethrough === b.strikethrough
+    a.strikethrough === b.strikethrough &&
+    a.hidden === b.hidden
   );
 }
 
@@ -65,7 +69,8 @@ function isPlain(a: Attrs): boolean {
     !a.italic &&
     !a.underline &&
     !a.inverse &&
-    !a.strikethrough
+    !a.strikethrough &&
+    !a.hidden
   );
 }
 
@@ -73,7 +78,7 @@ function runOf(row: number, start: number, end: number, a: Attrs): StyleRun {
   const run: StyleRun = { row, start, end };
   if (a.fg.kind !== "default") run.fg = a.fg;
   if (a.bg.kind !== "default") run.bg = a.bg;
-  for (const flag of ["bold", "dim", "italic", "underline", "inverse", "strikethrough"] as const) {
+  for (const flag of ["bold", "dim", "italic", "underline", "inverse", "strikethrough", "hidden"] as const) {
     if (a[flag]) run[flag] = true;
   }
   return run;
@@ -110,6 +115,7 @@ function sgr(a: Attrs): string {
   if (a.italic) parts.push("3");
   if (a.underline) parts.push("4");
   if (a.inverse) parts.push("7");
+  if (a.hidden) parts.push("8");
   if (a.strikethrough) parts.push("9");
   if (a.fg.kind !== "default") parts.push(sgrColour(a.fg, 30));
   if (a.bg.kind !== "default") parts.push(sgrColour(a.bg, 40));
@@ -154,5 +160,6 @@ export function styleSgr(style: Omit<StyleRun, "row" | "start" | "end">): string
     underline: style.underline === true,
     inverse: style.inverse === true,
     strikethrough: style.strikethrough === true,
+    hidden: style.hidden === true,
   });
 }

@@ -30,7 +30,7 @@ describe("goldenScreen", () => {
   });
 
   it("parses every attribute of a style line, and refuses what is not one", () => {
-    expect(parseStyleLine("2:0-3 fg=1 bg=#00ff00 bold dim italic underline inverse strikethrough")).toEqual({
+    expect(parseStyleLine("2:0-3 fg=1 bg=#00ff00 bold dim italic underline inverse strikethrough hidden")).toEqual({
       row: 2,
       start: 0,
       end: 3,
@@ -42,6 +42,7 @@ describe("goldenScreen", () => {
       underline: true,
       inverse: true,
       strikethrough: true,
+      hidden: true,
     });
     expect(parseStyleLine("styles:")).toBeUndefined();
   });

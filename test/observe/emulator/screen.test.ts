@@ -163,6 +163,15 @@ describe("Screen", () => {
     expect(screen.visibleRowsAnsi()[0]).toBe("plain \x1b[0;1;31mred\x1b[0m \x1b[0;48;2;255;136;0mrgb\x1b[0m");
   });
 
+  it("keeps hidden text (SGR 8) as text, marked hidden, and says so in SGR", async () => {
+    const screen = new Screen({ cols: 20, rows: 2 });
+    await written(screen, "pw \x1b[8msecret\x1b[0m.");
+    const snap = screen.snapshot();
+    expect(snap.lines[0]).toBe("pw secret.");
+    expect(snap.styles).toEqual([{ row: 0, start: 3, end: 9, hidden: true }]);
+    expect(screen.visibleRowsAnsi()[0]).toBe("pw \x1b[0;8msecret\x1b[0m.");
+  });
+
   it("measures wide characters with unicode 11 widths", async () => {
     const screen = new Screen({ cols: 10, rows: 2 });
     await written(screen, "日本x");
