@@ -75,6 +75,15 @@ describe("panescope report", () => {
     expect(html).toContain("Content-Security-Policy");
   });
 
+  it("shows capture_pane's svg, which follows its rows in one text, as a picture, its source folded away", () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="4"><text y="3">a&amp;b</text></svg>';
+    const text = entry(1, { tool: "capture_pane", result: { content: [{ type: "text", text: `cursor=X %1 screen 1x1\n0|a&b\n${svg}` }] } });
+    const html = renderTranscript(parseTranscript(text), "s.jsonl");
+    expect(html).toContain(`<pre>cursor=X %1 screen 1x1\n0|a&amp;b</pre>\n<img alt="screen" src="data:image/svg+xml;`);
+    expect(html).toContain("<details><summary>svg source</summary><pre>&lt;svg");
+    expect(html).not.toContain(`<pre>cursor=X %1 screen 1x1\n0|a&amp;b\n&lt;svg`);
+  });
+
   it("shows the calls in the order they started, though their lines were written as each finished", () => {
     const text = [
       // One run: a slow wait (1) finished after two quick reads (2, 3); then the server ran again.
@@ -104,5 +113,18 @@ describe("panescope report", () => {
     expect([code, out]).toEqual([0, [`wrote ${join(dir, "one.html")}: 1 call`]]);
     expect(await readFile(join(dir, "one.html"), "utf8")).toMatch(/^<!doctype html>/);
     expect(await reportMain({ transcript: join(dir, "none.jsonl"), output: join(dir, "x.html") }, { out: (l) => out.push(l), err: (l) => out.push(l) })).toBe(2);
+  });
+
+  it("refuses a file none of whose lines is a call (another file was named), and writes nothing; an empty one is a page of no calls", async () => {
+    const script = join(dir, "check.mjs");
+    await writeFile(script, "import x from 'y';\nconsole.log(x);\n");
+    const said: string[] = [];
+    const io = { out: (l: string) => said.push(l), err: (l: string) => said.push(l) };
+    expect(await reportMain({ transcript: script, output: join(dir, "check.html") }, io)).toBe(2);
+    expect(said).toEqual([`panescope report: ${script} is not a transcript: none of its 2 line(s) is a call panescope mcp --transcript wrote; nothing written`]);
+    await expect(readFile(join(dir, "check.html"))).rejects.toThrow(/ENOENT/);
+    const empty = join(dir, "empty.jsonl");
+    await writeFile(empty, "");
+    expect(await reportMain({ transcript: empty, output: join(dir, "empty.html") }, io)).toBe(0);
   });
 });

@@ -24,6 +24,11 @@ export async function main(options: ReportOptions, io: ReportIo = defaultIo): Pr
     return 2;
   }
   const parsed = parseTranscript(text);
+  // Lines and not one of them an entry: another file was named (an empty transcript is a page of no calls).
+  if (parsed.entries.length === 0 && parsed.skipped.length > 0) {
+    io.err(`panescope report: ${options.transcript} is not a transcript: none of its ${parsed.skipped.length} line(s) is a call panescope mcp --transcript wrote; nothing written`);
+    return 2;
+  }
   try {
     await writeFile(options.output, renderTranscript(parsed, options.transcript));
   } catch (error) {

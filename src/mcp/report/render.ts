@@ -63,6 +63,13 @@ interface Content {
 function contentHtml(item: Content): string {
   if (item.type === "text" && typeof item.text === "string") {
     if (/^\s*<svg[\s>]/.test(item.text)) return `<img alt="screen" src="${dataUrl("image/svg+xml", item.text)}">`;
+    // capture_pane's svg comes after its rows in the same text: the rows, then the picture, its
+    // source folded away (the agent read it all; a person wants to see it).
+    const svgAt = item.text.search(/\n<svg[\s>]/);
+    if (svgAt !== -1 && /<\/svg>\s*$/.test(item.text)) {
+      const svg = item.text.slice(svgAt + 1);
+      return `<pre>${escapeHtml(item.text.slice(0, svgAt))}</pre>\n<img alt="screen" src="${dataUrl("image/svg+xml", svg)}">\n<details><summary>svg source</summary><pre>${escapeHtml(svg)}</pre></details>`;
+    }
     return `<pre>${escapeHtml(item.text)}</pre>`;
   }
   if (item.type === "image" && typeof item.data === "string" && /^image\/(png|jpeg|gif|webp|svg\+xml)$/.test(item.mimeType ?? "")) {
