@@ -1,6 +1,7 @@
 // How steps read a screen: whether rows show a `wait` match, and a screen framed for an error
 // message (blank rows visible). Pure.
 
+import { displayWidth } from "./cells.js";
 import type { TextMatch } from "./tape.js";
 
 /** How `wait` reads the rows, for a message: as MCP wait_for does (PaneSession.displayedLines). */
@@ -17,11 +18,12 @@ export function describeMatch(match: TextMatch): string {
 }
 
 /**
- * A screen for an error message, framed so its edges and blank rows show. A run of two or more blank rows
+ * A screen of `cols` columns for an error message, framed so its edges and blank rows show. A run of two or more blank rows
  * is folded into one line naming the rows (an 80x24 screen with one line of text is 3 lines, not 26).
  */
-export function frameScreen(lines: string[]): string {
-  const width = Math.max(0, ...lines.map((line) => line.length));
+export function frameScreen(lines: string[], cols = 0): string {
+  // Measured in cells (a wide character takes two), as wide as the screen: its right edge shows.
+  const width = Math.max(cols, ...lines.map(displayWidth));
   const out = [`┌${"─".repeat(width)}┐`];
   for (let y = 0; y < lines.length; ) {
     let end = y;
@@ -30,7 +32,8 @@ export function frameScreen(lines: string[]): string {
       out.push(`┆ rows ${y}–${end - 1} blank`);
       y = end;
     } else {
-      out.push(`│${(lines[y] ?? "").padEnd(width)}│`);
+      const line = lines[y] ?? "";
+      out.push(`│${line}${" ".repeat(width - displayWidth(line))}│`);
       y++;
     }
   }

@@ -118,7 +118,7 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
       screen = await live.snapshot();
     }
     if (lastWait !== undefined && !screenMatches(await live.displayedLines(), lastWait)) {
-      throw new StepError(`${describeMatch(lastWait)} was visible but is gone after settling for ${tape.settleMs} ms; the screen:\n${frameScreen(screen.lines)}`);
+      throw new StepError(`${describeMatch(lastWait)} was visible but is gone after settling for ${tape.settleMs} ms; the screen:\n${frameScreen(screen.lines, screen.cols)}`);
     }
     const path = goldenPath(goldenDir, tape.path, step.name);
     const { decision, expected, actual } = await approve({ path, name: step.name, screen, masks: tape.masks, colors: tape.colors, update: options.update === true, ci: options.ci === true });
@@ -156,7 +156,8 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
       case "expect-exit": {
         const status = await live.waitExit(tape.timeoutMs);
         if (status.code !== step.code) {
-          throw new StepError(`expected exit status ${step.code}, the program exited with ${status.code ?? "unknown"}; its last screen:\n${frameScreen((await live.snapshot()).lines)}`);
+          const last = await live.snapshot();
+          throw new StepError(`expected exit status ${step.code}, the program exited with ${status.code ?? "unknown"}; its last screen:\n${frameScreen(last.lines, last.cols)}`);
         }
         return;
       }

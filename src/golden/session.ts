@@ -172,7 +172,7 @@ export class PaneSession {
       }
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new PanescopeError("timeout", `${describeMatch(match)} did not appear within ${timeoutMs} ms (${MATCHED_ROWS}); the screen:\n${frameScreen(lines)}`);
+        throw new PanescopeError("timeout", `${describeMatch(match)} did not appear within ${timeoutMs} ms (${MATCHED_ROWS}); the screen:\n${frameScreen(lines, this.observer.size.cols)}`);
       }
       await this.nextChange(left);
     }
@@ -190,7 +190,7 @@ export class PaneSession {
         throw new PanescopeError(
           "timeout",
           `the program never went ${ms} ms without output within ${timeoutMs} ms (a spinner or a clock redrawing?): ` +
-            `snapshot after it stops (wait for what it shows then), or settle (or quiet) for less than the time between its redraws and mask the text it changes; the screen:\n${frameScreen(await this.lines())}`,
+            `snapshot after it stops (wait for what it shows then), or settle (or quiet) for less than the time between its redraws and mask the text it changes; the screen:\n${await this.framed()}`,
         );
       }
     }
@@ -251,7 +251,7 @@ export class PaneSession {
     const deadline = Date.now() + timeoutMs;
     while (!this.dead) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new PanescopeError("timeout", `the program did not exit within ${timeoutMs} ms; the screen:\n${frameScreen(await this.lines())}`);
+      if (left <= 0) throw new PanescopeError("timeout", `the program did not exit within ${timeoutMs} ms; the screen:\n${await this.framed()}`);
       await this.nextChange(left);
     }
     await this.waitQuiet(50, 2000).catch(() => undefined);
@@ -276,15 +276,17 @@ export class PaneSession {
     const status = await this.exitStatus();
     const code = status.code ?? "unknown";
     const how = typeof code === "number" && code > 128 ? `exited with status ${code} (killed by signal ${code - 128}?)` : `exited with status ${code}`;
-    return new PanescopeError("golden", `the program ${how} ${when}; its last screen:\n${frameScreen(await this.lines())}`);
+    return new PanescopeError("golden", `the program ${how} ${when}; its last screen:\n${await this.framed()}`);
   }
 
   private requireAlive(what: string): void {
     if (this.dead) throw new PanescopeError("golden", `cannot ${what}: the program has exited (add "expect exit N" if that is intended)`);
   }
 
-  private async lines(): Promise<string[]> {
-    return (await this.observer.snapshot()).lines;
+  /** The screen now, framed for an error message. */
+  private async framed(): Promise<string> {
+    const screen = await this.observer.snapshot();
+    return frameScreen(screen.lines, screen.cols);
   }
 
   /** Resolves on the next screen change, on the program's death, or after `ms`. */

@@ -12,6 +12,10 @@ describe("frameScreen", () => {
     expect(frameScreen(screen).split("\n")).toEqual([`┌${"─".repeat(80)}┐`, `│${"$ ls".padEnd(80)}│`, "┆ rows 1–2 blank", `│${"a".padEnd(80)}│`, "┆ rows 4–23 blank", `└${"─".repeat(80)}┘`]);
   });
 
+  it("is as wide as the screen and measures rows in cells: a wide character takes two, the right edge lines up", () => {
+    expect(frameScreen(["中文 a", "b"], 8)).toBe(["┌────────┐", "│中文 a  │", "│b       │", "└────────┘"].join("\n"));
+  });
+
   it("keeps a single blank row as a row", () => {
     expect(frameScreen(["a", "", "b"])).toBe(["┌─┐", "│a│", "│ │", "│b│", "└─┘"].join("\n"));
   });
