@@ -52,12 +52,14 @@ export async function main(options: DaemonOptions): Promise<number> {
   log(startLine(process.pid, paths.tmuxSocket));
   requireTrustedDir(paths.dir);
   const observer = new SharedObserver({ ...options.server, socketPath: paths.tmuxSocket }, (line) => log(line), options.maxPanes);
-  // A tmux that cannot run (a mistyped --tmux) would fail every call of every client until the idle
+  // A tmux that cannot run (a mistyped --tmux), or a program that runs but is not tmux (`-V` fails
+  // or prints nothing: --tmux /bin/false), would fail every call of every client until the idle
   // exit, and a later command's --tmux could not replace it: exit before ready, saying why (the
   // command that started the daemon prints it), so the next command starts one with its own tmux.
   const tmux = await observer.server.requireSupported().catch((error: unknown) => error);
-  if (isPanescopeError(tmux, "tmux-missing") || isPanescopeError(tmux, "tmux-unsupported")) {
-    log(tmux.message);
+  if (tmux instanceof Error) {
+    const named = isPanescopeError(tmux, "tmux-missing") || isPanescopeError(tmux, "tmux-unsupported") || isPanescopeError(tmux, "protocol");
+    log(named ? tmux.message : `"${observer.server.tmux}" is not a tmux panescope can use (${tmux.message}): pass another binary with --tmux PATH`);
     await observer.close();
     return 2;
   }
@@ -163,8 +165,11 @@ export async function main(options: DaemonOptions): Promise<number> {
       process.exit(70);
     });
   }
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
+  // `on`, not `once`: while a tmux child runs, execa's signal-exit listens too, and re-raises a
+  // signal it finds no other listener for, which killed the daemon mid-stop (no clean close of its
+  // control clients, no "stopped" line). A second signal finds the stop under way.
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
   log(`ready: socket ${paths.socket}, idle exit after ${options.idleMs} ms`);
   process.stdout.write(`ready ${process.pid}\n`);
   armIdle();

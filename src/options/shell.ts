@@ -49,7 +49,7 @@ const O = {
   quiet: { value: "MS", help: "until nothing is printed for MS" },
   ready: { help: "until the program waits for input (Linux)" },
   closed: { help: "until the pane's program ends" },
-  timeout: { value: "MS", help: "give up after MS (default 30000); exit status 1" },
+  timeout: { value: "MS", help: "give up after MS (default 10000, as wait_for; at most 3600000); exit status 1" },
   text: { value: "TEXT", repeats: true, help: "type TEXT literally (repeatable; with --key, in the order given)" },
   key: { value: "KEY", repeats: true, help: "press a tmux key: Enter, C-c, Up, F2… (repeatable)" },
   "wait-for": { value: "REGEX", help: "then wait until the screen matches REGEX" },

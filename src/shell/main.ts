@@ -4,6 +4,7 @@
 // gone, 4 any other error (stderr says what and what to do).
 import type { ShellCommand } from "../options/shell.js";
 import { MAX_WAIT_LIMIT_MS } from "../options/model.js";
+import { path } from "../builtins.js";
 import { isPanescopeError, messageOf } from "../errors.js";
 import { daemonPaths } from "./paths.js";
 import { callerPane, defaultReader } from "./reader.js";
@@ -41,11 +42,33 @@ function errorStatus(kind: unknown): number {
 
 const say = (line: string): void => void process.stderr.write(`panescope: ${line}\n`);
 
+/** What to do after the daemon went away during a call: a call that changes tmux may have acted, and run again would act twice. */
+function afterLoss(command: ShellCommand): string {
+  if (command.tool === "send_keys") return `its keys may have been typed: panescope read ${String(command.arguments.paneId)} shows what the pane did, before you send them again`;
+  if (command.tool === "open_pane") return "a pane may have been opened: panescope list shows the panes, before you open another";
+  if (command.tool === "close_pane") return "the pane may be closed: panescope list shows the panes there are";
+  return "run the command again";
+}
+
+/**
+ * open starts its pane where the command runs, as `tmux new-window` run there would: the daemon
+ * runs in / (and tmux would start the pane there). A relative --cwd is from here too.
+ */
+function openedHere(args: Record<string, unknown>): Record<string, unknown> {
+  let here: string;
+  try {
+    here = process.cwd();
+  } catch {
+    return args; // the directory was removed: tmux's default, as before
+  }
+  return { ...args, cwd: typeof args.cwd === "string" ? path.resolve(here, args.cwd) : here };
+}
+
 export async function main(command: ShellCommand): Promise<number> {
   const env = process.env;
   const paths = daemonPaths(command.server, env);
   const ownPane = callerPane(env);
-  const call = { method: "tools/call", params: { name: command.tool, arguments: command.arguments } };
+  const call = { method: "tools/call", params: { name: command.tool, arguments: command.tool === "open_pane" ? openedHere(command.arguments) : command.arguments } };
   let connected: Awaited<ReturnType<typeof reachDaemon>>;
   try {
     // Only open can start a tmux server (new-session): no other command starts a daemon for a server that is not running.
@@ -74,7 +97,7 @@ export async function main(command: ShellCommand): Promise<number> {
     result = (answer.result ?? {}) as ToolResult;
   } catch (error) {
     if (interrupted !== undefined) return interrupted;
-    say(`the daemon (pid ${welcome.pid}) went away during the call (${messageOf(error)}): run the command again; a new daemon starts, and a reader's next answer says missed (restarted)`);
+    say(`the daemon (pid ${welcome.pid}) went away during the call (${messageOf(error)}): ${afterLoss(command)}; a new daemon starts, and a reader's next answer says missed (restarted)`);
     return EXIT.failed;
   } finally {
     process.off("SIGINT", interrupt);

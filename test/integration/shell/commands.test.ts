@@ -167,6 +167,17 @@ describe("panescope wait and send", () => {
     expect(mine.stderr).toContain("%0 was not opened by panescope: pass --force to kill it anyway");
   });
 
+  it("open starts its pane in the directory the command runs in (a relative --cwd from there), not in the daemon's /", async () => {
+    for (const [cwd, expected] of [[undefined, process.cwd()], ["test", join(process.cwd(), "test")]] as const) {
+      const opened = await place.run(["open", ...(cwd === undefined ? [] : ["--cwd", cwd]), "--", "sh", "-c", "echo in=$(pwd); exec sleep 60"]);
+      expect(opened.exitCode, opened.stderr).toBe(0);
+      const shown = await place.run(["wait", opened.stdout, "--as", "where", "--for", "^in=", "--timeout", "20000"]);
+      // Closed first: a pane left open keeps its session's control client (the test after counts them).
+      expect((await place.run(["close", opened.stdout])).exitCode).toBe(0);
+      expect(/\|in=(.*)$/m.exec(shown.stdout)?.[1]).toBe(expected);
+    }
+  });
+
   it("a command that ended at once reads as closed at once, and takes no keys (3)", async () => {
     const opened = await place.run(["open", "--json", "--", "sh", "-c", "echo fast"]);
     expect(opened.exitCode, opened.stderr).toBe(0);

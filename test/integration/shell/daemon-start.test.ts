@@ -100,6 +100,15 @@ describe("a daemon's start", () => {
     expect(at(`daemon pid ${second} starting`)).toBeGreaterThan(at("stopping: SIGTERM"));
   });
 
+  it("a daemon SIGTERMed while it watches a pane (a tmux child running) stops cleanly: its log ends with its stopped line", async () => {
+    const { tmux, place } = await setUp();
+    expect((await place.run(["read", "%0", "--as", "k"])).exitCode).toBe(0);
+    const [pid = 0] = place.daemons();
+    process.kill(pid, "SIGTERM");
+    await gone(pid);
+    expect(readFileSync(logOf(tmux, place), "utf8").trimEnd().split("\n").at(-1)).toMatch(new RegExp(`daemon pid ${pid} stopped: SIGTERM$`));
+  });
+
   it("a log over its bound when a daemon starts is moved to .old, and the new log begins with that daemon", async () => {
     const { tmux, place } = await setUp();
     const log = logOf(tmux, place);
@@ -121,6 +130,21 @@ describe("a daemon's start", () => {
     expect(wrong.stderr).toContain('cannot run "/nonexistent/tmux"');
     // The log keeps the daemon before it (its SIGTERM), and the quote leaves it out, and its own start line.
     expect(wrong.stderr).not.toMatch(/SIGTERM|starting/);
+    expect(place.daemons()).toHaveLength(0);
+    const right = await place.run(["list"]);
+    expect(right.exitCode, right.stderr).toBe(0);
+    expect(right.stdout).toContain("%0");
+  });
+
+  it.each([
+    ["fails `-V`", "/bin/false", '"/bin/false" is not a tmux panescope can use (tmux -V failed (exit 1)): pass another binary with --tmux PATH'],
+    ["prints nothing for `-V`", "/bin/true", "tmux -V printed nothing: is this really tmux? pass another binary with --tmux PATH"],
+  ])("a --tmux that runs but is not tmux (%s) exits before it is ready too: it would fail every call until its idle exit", async (_, binary, why) => {
+    const { place } = await setUp();
+    const wrong = await place.run(["list", "--tmux", binary]);
+    expect(wrong.exitCode).toBe(4);
+    expect(wrong.stderr).toContain("the daemon exited (status 2) before it was ready");
+    expect(wrong.stderr).toContain(why);
     expect(place.daemons()).toHaveLength(0);
     const right = await place.run(["list"]);
     expect(right.exitCode, right.stderr).toBe(0);
