@@ -116,11 +116,20 @@ export class LineNumbers {
   /** Scrollback clears so far: each moves every line's text without a scroll (a view must take them again). */
   clears = 0;
 
+  /**
+   * The latest lines a history clear dropped (LineSource.erased): the program erased them, so none
+   * was lost, whoever had not read them yet. Absolute, end exclusive; clears in a row join up.
+   */
+  erased = { from: 0, to: 0 };
+
   /** The normal buffer's history is about to be dropped (CSI 3J, RIS). */
   private historyCleared(): void {
     this.clears++;
     this.follow();
+    const from = this.held;
     this.trimmed += this.buffers.normal.baseY;
+    const last = this.erased;
+    this.erased = last.to >= from && last.to > last.from ? { from: last.from, to: this.held } : { from, to: this.held };
     this.marker?.dispose();
     this.marker = undefined;
   }

@@ -115,6 +115,11 @@ export class Screen implements ParseTarget {
     return this.passedLines;
   }
 
+  /** The latest lines a history clear (CSI 3J, RIS) dropped (LineSource.erased). */
+  get erased(): { from: number; to: number } {
+    return this.lines.erased;
+  }
+
   /** Oldest absolute line still held in the normal buffer. */
   get firstLine(): number {
     return this.lines.first;

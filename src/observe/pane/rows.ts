@@ -14,6 +14,8 @@ export interface LineSource {
    * they passed through like any flood's lines, so none is counted lost. Absolute, end exclusive.
    */
   readonly passed?: { readonly from: number; readonly to: number };
+  /** The latest lines a history clear dropped (`clear`, `reset`): erased by the program, not lost. Absolute, end exclusive. */
+  readonly erased?: { readonly from: number; readonly to: number };
   readonly alternate: boolean;
   rowText(y: number): string;
   lineText(line: number): string | undefined;
@@ -137,8 +139,8 @@ export class RowTracker {
     if (top > this.shownTop) {
       // Lines trimmed before this look could have changed unseen: count them, never pretend.
       const gone = Math.min(firstLine, top);
-      const passed = source.passed ? Math.max(0, Math.min(gone, source.passed.to) - Math.max(this.shownTop, source.passed.from)) : 0;
-      const unseen = Math.max(0, gone - this.shownTop - passed);
+      const within = (range: { from: number; to: number } | undefined): number => (range ? Math.max(0, Math.min(gone, range.to) - Math.max(this.shownTop, range.from)) : 0);
+      const unseen = Math.max(0, gone - this.shownTop - within(source.passed) - within(source.erased));
       if (unseen > 0) this.recordLost(seq, unseen);
       const neverShown = Math.min(top, this.shownTop + this.shown.length);
       for (let line = Math.max(this.shownTop, firstLine); line < neverShown; line++) {

@@ -77,6 +77,21 @@ describe("PaneObserver", () => {
     expect(delta.rawBytes).toBe(64 * 1024);
   });
 
+  it("lines a program's clear erased (CSI 3J) are no loss, though a reader had not read them since they left the screen", async () => {
+    const lines = (from: number, to: number): string => Array.from({ length: to - from + 1 }, (_, i) => `${from + i}\r\n`).join("");
+    const pane = observer({ scrollback: 50 });
+    pane.ingest(bytes(`# seq 20\r\n${lines(1, 20)}# `));
+    const before = await pane.read();
+    // `clear` as a shell runs it: its echo scrolls the screen once, then home, erase, erase history.
+    pane.ingest(bytes("clear\r\n\x1b[H\x1b[J\x1b[3J# "));
+    const cleared = await pane.read(before.cursor);
+    expect(cleared).toMatchObject({ missed: false, missedBytes: 0, raw: "clear\n# " });
+    expect(cleared.rows[0]?.text).toBe("#");
+    // RIS (`reset`, `printf '\033c'`) erases the history too.
+    pane.ingest(bytes(`seq 20\r\n${lines(1, 20)}# reset\r\n\x1bc# `));
+    expect(await pane.read(cleared.cursor)).toMatchObject({ missed: false, missedBytes: 0 });
+  });
+
   it("a cursor of an earlier panescope process is answered as missed, restarted, with the screen", async () => {
     const before = observer({ identity: { ...identity, instance: randomBytes(8) } });
     before.ingest(bytes("old"));

@@ -139,6 +139,9 @@ function everyRow(screen: Screen): LineSource {
     get passed() {
       return screen.passed;
     },
+    get erased() {
+      return screen.erased;
+    },
     get alternate() {
       return screen.alternate;
     },
