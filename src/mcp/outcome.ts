@@ -4,14 +4,22 @@
 import type { Row } from "../observe/read/delta.js";
 import { fenceRaw, fenceRows } from "./render.js";
 import type { Readiness } from "../watch/ready.js";
-import type { Decided } from "./wait.js";
+import type { Condition, Decided } from "./wait.js";
 
 /** On timeout, the screen's non-blank rows as displayed (by absolute line), else undefined. */
 export function screenRowsOf(decided: Decided): Row[] | undefined {
   return decided.outcome === "timeout" ? decided.outcomeRows : undefined;
 }
 
-export function outcomeLines(decided: Decided, condition: { timeoutMs: number; timeoutCapped: boolean; raw: boolean; pattern?: unknown }, screenRows: readonly Row[] | undefined): string[] {
+/** What did not happen in time, as the condition asked it. */
+function notInTime(condition: Pick<Condition, "quietMs" | "closed" | "ready">, within: string): string {
+  if (condition.quietMs !== undefined) return `the pane was never quiet for ${condition.quietMs} ms ${within}`;
+  if (condition.closed) return `the pane did not close ${within}`;
+  if (condition.ready) return `the program did not turn ready ${within}`;
+  return `nothing matched ${within}`;
+}
+
+export function outcomeLines(decided: Decided, condition: Pick<Condition, "timeoutMs" | "timeoutCapped" | "raw" | "pattern" | "quietMs" | "closed" | "ready">, screenRows: readonly Row[] | undefined): string[] {
   const top = decided.shown.screen.top;
   const rowsOf = (rows: readonly Row[]) => fenceRows(rows.map((r) => ({ row: r.line - top, text: r.text })));
   const found = decided.found;
@@ -25,7 +33,7 @@ export function outcomeLines(decided: Decided, condition: { timeoutMs: number; t
     condition.raw && condition.pattern !== undefined ? `; tested the raw output since the cursor (${decided.rawChars} characters)`
     : decided.untested ? `; the screen was not tested: ${decided.delta.paneId} has not changed since the keys sent to it from here (the screen they found is not their answer)`
     : "";
-  const lines = [`nothing matched within ${condition.timeoutMs} ms${condition.timeoutCapped ? " (the server's cap)" : ""}${tested}`, ...(readiness ? [readiness] : [])];
+  const lines = [`${notInTime(condition, `within ${condition.timeoutMs} ms`)}${condition.timeoutCapped ? " (the server's cap)" : ""}${tested}`, ...(readiness ? [readiness] : [])];
   if (screenRows && screenRows.length > 0) lines.push("the screen as displayed (blank rows left out):", ...cut, ...rowsOf(screenRows));
   else lines.push("the screen is blank");
   return lines;

@@ -74,6 +74,15 @@ describe("wait_for", () => {
     expect(text).toContain("\n0|hello\n2|world");
   });
 
+  it("a timeout says what did not happen, as the wait asked it: never quiet, not closed", async () => {
+    const { mcp, pane } = await setup("while :; do printf .; sleep 0.01; done");
+    const quiet = await mcp.call("wait_for", { paneId: pane, quietMs: 200, timeoutMs: 300 });
+    expect(structured(quiet)).toMatchObject({ outcome: "timeout" });
+    expect(textOf(quiet)).toContain("the pane was never quiet for 200 ms within 300 ms");
+    const closed = await mcp.call("wait_for", { paneId: pane, closed: true, timeoutMs: 100 });
+    expect(textOf(closed)).toContain("the pane did not close within 100 ms");
+  });
+
   it("a raw match says in words where it matched and gives its line, not line -1", async () => {
     const { mcp, pane } = await setup("sh");
     const before = structured(await mcp.call("capture_since", { paneId: pane }));

@@ -12,7 +12,7 @@ import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
 import { limitsOf, sameLimitFields, structured } from "../since.js";
 import { READY_QUIET_MS } from "../../watch/ready.js";
-import { conditionFields, conditionOf, waitOn, type Decided, type Target } from "../wait.js";
+import { conditionFields, conditionOf, waitOn, type Condition, type Decided, type Target } from "../wait.js";
 
 export { DEFAULT_TIMEOUT_MS } from "../wait.js";
 
@@ -107,7 +107,7 @@ async function targetsOf(ctx: ToolContext, input: WhereInput): Promise<Target[]>
   return targets;
 }
 
-function answer(decided: Decided, condition: { timeoutMs: number; timeoutCapped: boolean; raw: boolean; pattern?: unknown }, view: "rows" | "raw" | "both" | undefined, cursors: string[] | undefined) {
+function answer(decided: Decided, condition: Condition, view: "rows" | "raw" | "both" | undefined, cursors: string[] | undefined) {
   const { delta, shown, outcome, found } = decided;
   const screenRows = screenRowsOf(decided);
   const matched = found?.screen
