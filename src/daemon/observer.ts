@@ -18,7 +18,7 @@ import { Hub } from "../watch/hub.js";
 /** Policies with a spare server kept (the least recently used dropped first). */
 const MAX_SPARES = 8;
 
-type Policy = Pick<CreateServerOptions, "readOnly" | "maxWaitMs" | "ownPane">;
+type Policy = Pick<CreateServerOptions, "readOnly" | "maxWaitMs" | "ownPane" | "defaultCwd">;
 
 /** A connection's MCP server, and its view of the keys typed (named for its caller when it connects). */
 interface Built {
@@ -31,7 +31,9 @@ function policyOf(hello: Hello): Policy {
   const own = hello.ownPane;
   const ownPane = own !== undefined && typeof own.paneId === "string" && /^%\d+$/.test(own.paneId) ? { ...own, paneId: canonicalPaneId(own.paneId) } : undefined;
   const maxWaitMs = typeof hello.maxWaitMs === "number" && hello.maxWaitMs >= 0 ? Math.min(hello.maxWaitMs, MAX_WAIT_LIMIT_MS) : undefined;
-  return { readOnly: hello.readOnly === true, ...(maxWaitMs === undefined ? {} : { maxWaitMs }), ...(ownPane === undefined ? {} : { ownPane }) };
+  // As open_pane takes a cwd: absolute, of a sane length, nothing tmux could not be sent.
+  const cwd = typeof hello.cwd === "string" && hello.cwd.startsWith("/") && hello.cwd.length <= 4096 && !/[\0\n\r]/.test(hello.cwd) ? hello.cwd : undefined;
+  return { readOnly: hello.readOnly === true, ...(maxWaitMs === undefined ? {} : { maxWaitMs }), ...(ownPane === undefined ? {} : { ownPane }), ...(cwd === undefined ? {} : { defaultCwd: cwd }) };
 }
 
 export class SharedObserver {

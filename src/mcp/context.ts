@@ -53,6 +53,8 @@ export interface ToolContext {
   maxWaitMs: number;
   /** The pane panescope itself runs in (TMUX_PANE, TMUX): never typed into or killed on its server. */
   ownPane: OwnPane | undefined;
+  /** Where open_pane starts a pane given no cwd (CreateServerOptions.defaultCwd). */
+  defaultCwd: string | undefined;
   /** Runs wait_for's patterns off the event loop, with a time budget per match. */
   regex: RegexRunner;
   /** Panes opened through open_pane, by id. */

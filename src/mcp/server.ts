@@ -31,6 +31,11 @@ export interface CreateServerOptions {
   maxWaitMs?: number;
   /** The pane panescope runs in (ownPaneFromEnv), never typed into or killed on its own server. */
   ownPane?: OwnPane;
+  /**
+   * Where open_pane starts a pane given no cwd: the caller's directory, when the server runs
+   * elsewhere (the shared daemon runs in /). Without it tmux decides (this process's directory).
+   */
+  defaultCwd?: string;
   /** Longest one wait_for pattern match may run before it is stopped (default 500 ms). */
   matchBudgetMs?: number;
   /** Wraps the tools/call handler, the one path every tool call takes (a transcript records there). */
@@ -88,6 +93,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     readOnly: options.readOnly ?? false,
     maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
     ownPane: options.ownPane,
+    defaultCwd: options.defaultCwd,
     ...state,
     failContext: { serverArgs: options.server.baseArgs().join(" ") },
   };

@@ -6,7 +6,7 @@ import type { ShellCommand } from "../options/shell.js";
 import { MAX_WAIT_LIMIT_MS } from "../options/model.js";
 import { path } from "../builtins.js";
 import { isPanescopeError, messageOf } from "../errors.js";
-import { daemonPaths } from "./paths.js";
+import { callerCwd, daemonPaths } from "./paths.js";
 import { callerPane, defaultReader } from "./reader.js";
 import { reachDaemon } from "./start.js";
 import { inShellWords, noServer } from "./words.js";
@@ -55,12 +55,8 @@ function afterLoss(command: ShellCommand): string {
  * runs in / (and tmux would start the pane there). A relative --cwd is from here too.
  */
 function openedHere(args: Record<string, unknown>): Record<string, unknown> {
-  let here: string;
-  try {
-    here = process.cwd();
-  } catch {
-    return args; // the directory was removed: tmux's default, as before
-  }
+  const here = callerCwd();
+  if (here === undefined) return args; // the directory was removed: tmux's default, as before
   return { ...args, cwd: typeof args.cwd === "string" ? path.resolve(here, args.cwd) : here };
 }
 

@@ -139,3 +139,12 @@ export function socketState(path: string): "absent" | "ours" | { refused: string
   const why = distrust(stats, "the socket", 0o077);
   return why === undefined ? "ours" : { refused: `${path}: ${why}` };
 }
+
+/** The caller's directory (open_pane starts there: the daemon runs in /), or undefined once it was removed. */
+export function callerCwd(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
+}

@@ -25,6 +25,8 @@ export interface Hello {
   ownPane?: CallerPane;
   readOnly?: boolean;
   maxWaitMs?: number;
+  /** The caller's directory: where open_pane starts a pane given no cwd (the daemon runs in /). */
+  cwd?: string;
   /**
    * The client's end of the connection means it has gone, and its calls under way are cancelled
    * (a shell command: it never ends its side while an answer is due). Without it the end is only

@@ -6,7 +6,7 @@
 import type { McpOptions } from "../options.js";
 import { messageOf } from "../errors.js";
 import { version } from "../version.js";
-import { daemonPaths } from "./paths.js";
+import { callerCwd, daemonPaths } from "./paths.js";
 import { callerPane } from "./reader.js";
 import { reachDaemon } from "./start.js";
 
@@ -17,7 +17,9 @@ export async function relay(options: McpOptions): Promise<number> {
   const ownPane = callerPane(process.env);
   let connected: Awaited<ReturnType<typeof reachDaemon>>;
   try {
-    connected = await reachDaemon(paths, { choice: options.server }, { readOnly: options.readOnly, maxWaitMs: options.maxWaitMs, ...(ownPane === undefined ? {} : { ownPane }) });
+    // Its directory goes with it: open_pane starts there, as a server of its own would (the daemon runs in /).
+    const cwd = callerCwd();
+    connected = await reachDaemon(paths, { choice: options.server }, { readOnly: options.readOnly, maxWaitMs: options.maxWaitMs, ...(ownPane === undefined ? {} : { ownPane }), ...(cwd === undefined ? {} : { cwd }) });
   } catch (error) {
     say(`${messageOf(error)} (or run without --shared / PANESCOPE_SHARED: a server of its own)`);
     return 1;

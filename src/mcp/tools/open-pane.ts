@@ -28,6 +28,10 @@ async function requireDirectory(path: string): Promise<void> {
   }
 }
 
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
+}
+
 /** The exit status if the pane's command ends within START_CHECK_MS (its wrapper signals `ended`, its process holds the status). */
 async function endedAtOnce(ctx: Parameters<ToolRegistrar>[1], pid: number, ended: string): Promise<number | undefined> {
   const done = await ctx.server.run(["wait-for", ended], { timeoutMs: START_CHECK_MS }).then(
@@ -96,6 +100,9 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         for (const [name, value] of Object.entries(input.env ?? {})) requireSendable(`env.${name}`, value);
         refuseTmuxEnv(input.env);
         if (input.cwd !== undefined) await requireDirectory(input.cwd);
+        // No cwd: the caller's directory when the server runs elsewhere (the shared daemon), if it
+        // is still one; else tmux's default.
+        const cwd = input.cwd ?? (ctx.defaultCwd !== undefined && (await isDirectory(ctx.defaultCwd)) ? ctx.defaultCwd : undefined);
         const session = input.session ?? DEFAULT_SESSION;
         const signal = extra.signal;
         const exists = await ctx.server.run(["has-session", "-t", `=${session}`], { signal }).then(
@@ -112,7 +119,7 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         const common = [
           // tmux expands formats in -c (3.2a–3.7c): `#{pane_id}` would name another directory and
           // `#(cmd)` run a command. `##` is a literal `#` there, and only there.
-          ...(input.cwd === undefined ? [] : ["-c", input.cwd.replaceAll("#", "##")]),
+          ...(cwd === undefined ? [] : ["-c", cwd.replaceAll("#", "##")]),
           ...Object.entries(input.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
           "-P", "-F", format.text,
         ];

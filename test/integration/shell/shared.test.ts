@@ -1,5 +1,6 @@
 // `panescope mcp --shared`: two MCP clients and the shell command read one pane through one
 // daemon, so the tmux session has one control client however many agents watch it.
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execa, type ResultPromise } from "execa";
 import { startServer, type TestServer } from "../../support/tmux-fixture.js";
@@ -25,8 +26,8 @@ class SharedClient {
   private readonly waiting = new Map<number, (answer: Record<string, unknown>) => void>();
   private nextId = 1;
 
-  constructor(env: Record<string, string>) {
-    this.process = execa(process.execPath, [CLI, "mcp", "--shared", "-L", tmux.name], { env, reject: false, buffer: false, timeout: 60_000 });
+  constructor(env: Record<string, string>, cwd?: string) {
+    this.process = execa(process.execPath, [CLI, "mcp", "--shared", "-L", tmux.name], { env, reject: false, buffer: false, timeout: 60_000, ...(cwd === undefined ? {} : { cwd }) });
     this.process.stdout?.setEncoding("utf8");
     this.process.stdout?.on("data", (chunk: string) => {
       this.buffered += chunk;
@@ -83,5 +84,19 @@ describe("mcp --shared", () => {
     expect(await b.end()).toBe(0);
     // The daemon stays for the next client (it exits after its quiet period).
     expect(place.daemons()).toHaveLength(1);
+  });
+
+  it("open_pane with no cwd starts where the relay runs, not in the daemon's /", async () => {
+    const where = join(process.cwd(), "test");
+    const client = new SharedClient(place.env, where);
+    await client.call("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "shared-test", version: "0" } });
+    const opened = await client.call("tools/call", { name: "open_pane", arguments: { command: "echo in=$(pwd); exec sleep 60" } });
+    const paneId = (opened.structuredContent as { paneId: string }).paneId;
+    const waited = await client.call("tools/call", { name: "wait_for", arguments: { paneId, pattern: "^in=", timeoutMs: 20_000 } });
+    // Closed first: a pane left open keeps its session's control client.
+    await client.call("tools/call", { name: "close_pane", arguments: { paneId } });
+    expect(await client.end()).toBe(0);
+    const rows = (waited.structuredContent as { rows?: { text: string }[] }).rows ?? [];
+    expect(rows.map((r) => r.text)).toContain(`in=${where}`);
   });
 });
