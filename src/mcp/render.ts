@@ -128,7 +128,8 @@ export function renderDelta(delta: Delta, options: RenderOptions = {}): string {
   // Output came and the text shows none of it: said, never "no change" (the reader would think nothing ran).
   if (pane.length === 0 && delta.rawBytes > 0 && (view === "raw" || patch.cut === 0)) out.push(unshown(delta.rawBytes, patch));
   if (delta.closed) out.push(ending(delta.exit));
-  if (out.length === 0) out.push(wait?.waitEnded === "timeout" ? `no change in ${wait.waitMs} ms` : "no change");
+  // A whole screen with no row listed is a blank screen, which is news to a first read.
+  if (out.length === 0) out.push(patch.full && view !== "raw" ? "the screen is blank" : wait?.waitEnded === "timeout" ? `no change in ${wait.waitMs} ms` : "no change");
   // The same cursor back with nothing to place: the caller's cursor still reads exactly the same.
   if (delta.cursor === options.given && pane.length === 0 && !patch.full && !patch.scroll && !options.words) return out.join("\n");
   const words = [...(options.words ?? []), ...(patch.full ? [size(delta.screen)] : []), ...scrollWords(patch, delta.screen.rows), ...(delta.streaming ? [] : ["polled"])];

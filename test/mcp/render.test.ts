@@ -42,6 +42,11 @@ describe("an answer with nothing new", () => {
     expect(bytes(text)).toBeLessThanOrEqual(40);
   });
 
+  it("a first read of a blank screen says so, not `no change`: it is the whole screen, nothing listed", () => {
+    const text = renderDelta(delta({ first: true, patch: { full: true, rows: [], cut: 0 } }));
+    expect(text.split("\n")).toEqual([`cursor=${CURSOR} %1 screen 80x24 @5,2`, "the screen is blank"]);
+  });
+
   it("carries the new cursor when it moved, and never says `no change` when output came", () => {
     // Output that redrew what was there (a line rewritten over itself, a cursor move): said, with its size.
     expect(renderDelta(delta({ raw: "\rsame", rawBytes: 24 }), { given: "older" })).toBe(`cursor=${CURSOR} %1 @5,2\n24 B of output left the screen as it was`);
