@@ -112,7 +112,7 @@ describe("the mcp command", () => {
     [["--bogus"], "unknown option --bogus for panescope mcp"],
     [["--socket"], "--socket needs a value: --socket NAME"],
     [["--socket", "--read-only"], "--socket needs a value"],
-    [["--socket="], "--socket needs a value"],
+    [["--socket="], "--socket was given an empty value: --socket NAME"],
     [["--read-only=yes"], '--read-only takes no value, got "yes"'],
     [["--max-wait-ms", "-1"], '--max-wait-ms needs a value: --max-wait-ms N (a value that starts with "-" goes after "=": --max-wait-ms=-1)'],
     [["--max-wait-ms", "1e9"], "--max-wait-ms must be a whole number"],

@@ -144,7 +144,8 @@ export function readTokens(
       continue;
     }
     const value = token.value;
-    if (value === undefined || value === "") throw fail(`${token.rawName} needs a value: ${token.rawName} ${spec.value}`);
+    if (value === undefined) throw fail(`${token.rawName} needs a value: ${token.rawName} ${spec.value}`);
+    if (value === "") throw fail(`${token.rawName} was given an empty value: ${token.rawName} ${spec.value}`);
     // The next word is taken as a value only when it cannot be the next flag: `--text --key Enter`
     // is a text left out. A value that starts with "-" (`--timeout -5`, `--text -x`) goes after "=".
     if (!token.inlineValue && value.startsWith("-")) throw fail(`${token.rawName} needs a value: ${token.rawName} ${spec.value} (a value that starts with "-" goes after "=": ${token.rawName}=${value})`);

@@ -220,7 +220,9 @@ function callOf(name: ShellCommandName, tokens: Tokens, fail: (what: string) => 
 function idleOf(tokens: Tokens | undefined, env: Env, fail: (what: string) => Error): number | undefined {
   const flag = tokens === undefined ? undefined : valueOf(tokens, "idle-ms");
   const value = flag ?? envValue(env, "PANESCOPE_DAEMON_IDLE_MS");
-  return value === undefined ? undefined : count(value, flag === undefined ? "PANESCOPE_DAEMON_IDLE_MS" : "--idle-ms", 7 * 24 * 3_600_000, fail);
+  // The variable is the daemon's option, which every command passes on: its help is the daemon's.
+  const said = flag === undefined ? (what: string) => new PanescopeError("bad-input", `${what} (unset it, or see panescope daemon --help)`) : fail;
+  return value === undefined ? undefined : count(value, flag === undefined ? "PANESCOPE_DAEMON_IDLE_MS" : "--idle-ms", 7 * 24 * 3_600_000, said);
 }
 
 export type ShellParsed = { kind: "help"; text: string } | { kind: "shell"; command: ShellCommand } | { kind: "daemon"; options: DaemonOptions };

@@ -33,11 +33,17 @@ const ARGUMENT_NAMES = new RegExp(Object.keys(FLAGS).join("|"), "g");
  * the pane is a command's one %N, and the message names it.
  */
 const BARE: Readonly<Record<string, string>> = { quietMs: "--quiet", timeoutMs: "--timeout", maxLines: "--max-lines", waitMs: "--wait" };
+/** `quietMs must be at least 1 (at quietMs)`: a path that repeats the argument its message named. */
+const REPEATED_AT = new RegExp(`\\b(${Object.keys(BARE).join("|")})\\b([^;]*?) \\(at \\1\\)`, "g");
 const BARE_NAMES = new RegExp(`\\b(${Object.keys(BARE).join("|")})\\b|\\(at (session|cwd)\\)| \\(at paneId\\)`, "g");
 
 /** `text` with each tool named as the shell command that makes its call, and its arguments as flags. */
 export function inShellWords(text: string): string {
   return text
+    // A path that only repeats the argument its message named says nothing more (`quietMs must be
+    // at least 1 (at quietMs)`: the name becomes its flag below); send's steps are its --text and --key.
+    .replace(REPEATED_AT, "$1$2")
+    .replace(/\(at input\.\d+\.(text|key)\)/g, "(at --$1)")
     .replace(TOOL_NAMES, (name) => COMMANDS[name] ?? name)
     .replace(ARGUMENT_NAMES, (name) => FLAGS[name] ?? name)
     .replace(BARE_NAMES, (whole, bare: string | undefined, at: string | undefined) => (bare !== undefined ? (BARE[bare] ?? bare) : at !== undefined ? `(at --${at})` : ""));

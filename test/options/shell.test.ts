@@ -77,6 +77,8 @@ describe("the shell commands' options", () => {
     expect(parseCommand(["daemon", "-S", "/tmp/s", "--idle-ms", "0"], {})).toEqual({ kind: "daemon", options: { server: { socketPath: "/tmp/s" }, idleMs: 0 } });
     expect(parseCommand(["daemon"], { PANESCOPE_DAEMON_IDLE_MS: "5" })).toMatchObject({ options: { idleMs: 5 } });
     expect(shell(["read", "%0"], { PANESCOPE_DAEMON_IDLE_MS: "7" }).idleMs).toBe(7);
+    // A bad value names the daemon's help, where the variable is, not the command's.
+    expect(() => parseCommand(["list"], { PANESCOPE_DAEMON_IDLE_MS: "abc" })).toThrow(/^PANESCOPE_DAEMON_IDLE_MS must be a whole number .*\(unset it, or see panescope daemon --help\)$/);
   });
 
   it("each command has its own --help, also as panescope help COMMAND", () => {

@@ -20,7 +20,10 @@ describe("inShellWords", () => {
     expect(inShellWords("read %0 with it, or omit `cursor` to start watching %1")).toBe("read %0 with it, or omit --cursor to start watching %1");
     expect(inShellWords("pass a regular expression, or use `quietMs` or `closed: true`")).toBe("pass a regular expression, or use --quiet MS or --closed");
     // A refused value's message names the argument bare, and where it is as `(at NAME)`.
-    expect(inShellWords("invalid arguments for wait_for: quietMs must be at least 1 (at quietMs)")).toBe("invalid arguments for panescope wait: --quiet must be at least 1 (at --quiet)");
+    expect(inShellWords("invalid arguments for wait_for: quietMs must be at least 1 (at quietMs)")).toBe("invalid arguments for panescope wait: --quiet must be at least 1");
+    expect(inShellWords("invalid arguments for send_keys: text is at most 16384 characters: send long input in parts (at input.0.text)")).toBe(
+      "invalid arguments for panescope send: text is at most 16384 characters: send long input in parts (at --text)",
+    );
     expect(inShellWords("session must be 1-64 letters, digits, _ or - (at session)")).toBe("session must be 1-64 letters, digits, _ or - (at --session)");
     expect(inShellWords("a session named work, maxLinesX")).toBe("a session named work, maxLinesX");
     // The pane is a command's one %N, which the message names.
