@@ -120,7 +120,10 @@ export function renderDelta(delta: Delta, options: RenderOptions = {}): string {
   }
   if (view === "rows") {
     const unseen = delta.patch?.offscreen;
-    if (unseen && unseen.frames > 0) pane.push(`raw not on screen: ${unseen.frames} frames, ${unseen.bytes} B`);
+    // Frames are counted in the raw the answer kept: what maxBytes cut before it is said too.
+    const cut = delta.truncated.rawChars > 0 ? `${delta.truncated.rawChars} earlier chars of output not looked at (maxBytes)` : "";
+    if (unseen && unseen.frames > 0) pane.push(`raw not on screen: ${unseen.frames} frames, ${unseen.bytes} B${cut === "" ? "" : `; ${cut}`}`);
+    else if (cut !== "") pane.push(cut);
   } else if (delta.raw !== "" || delta.truncated.rawChars > 0) {
     pane.push(`raw${delta.truncated.rawChars > 0 ? `, first ${delta.truncated.rawChars} chars cut` : ""}:`, ...fenceRaw(delta.raw));
   }

@@ -42,6 +42,11 @@ describe("an answer with nothing new", () => {
     expect(bytes(text)).toBeLessThanOrEqual(40);
   });
 
+  it("says what maxBytes cut of the raw output, which the frames off the screen are not counted in", () => {
+    const text = renderDelta(delta({ raw: "99999\n100000\n", rawBytes: 588895, truncated: { rows: 0, rawChars: 391605 }, patch: { full: false, rows: [{ row: 23, text: "100000" }], cut: 0 } }));
+    expect(text).toContain("\n391605 earlier chars of output not looked at (maxBytes)");
+  });
+
   it("a first read of a blank screen says so, not `no change`: it is the whole screen, nothing listed", () => {
     const text = renderDelta(delta({ first: true, patch: { full: true, rows: [], cut: 0 } }));
     expect(text.split("\n")).toEqual([`cursor=${CURSOR} %1 screen 80x24 @5,2`, "the screen is blank"]);
