@@ -2,9 +2,9 @@
 // builds them) and writes what it shows as an asciicast v2 file, line by line, so a recording cut
 // short by a kill is still a valid cast up to its last event. The file is opened only once the
 // pane is found: a recording that cannot start leaves no file, and an old one as it was.
-import { closeSync, existsSync, openSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, openSync, writeSync } from "node:fs";
 import { isPanescopeError, messageOf, PanescopeError } from "../errors.js";
+import { unwritable } from "../output-file.js";
 import type { Env } from "../options.js";
 import { TmuxServer } from "../tmux/server.js";
 import { CastRecorder } from "../evidence/recorder.js";
@@ -21,15 +21,7 @@ function openCast(path: string): number {
   try {
     return openSync(path, "w");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // Each says what is there: ENOENT also comes from a folder that exists but makes no files
-    // (/proc), and EISDIR from a name ending in "/" whether or not that folder exists.
-    const fix =
-      code === "ENOENT" && !existsSync(dirname(path)) ? `the folder ${dirname(path)} does not exist: create it, or name a file in a folder that does`
-      : code === "EISDIR" && existsSync(path) ? `it is a folder: name a file in it (-o ${join(path, "pane.cast")})`
-      : code === "EISDIR" ? `the folder ${path} does not exist, and -o names a file: create it and name a file in it (-o ${join(path, "pane.cast")})`
-      : `${messageOf(error)}: name a file in a folder you can write`;
-    throw new PanescopeError("bad-input", `cannot write the cast to ${path}: ${fix}`, { cause: error });
+    throw new PanescopeError("bad-input", `cannot write the cast to ${path}: ${unwritable(path, error, "pane.cast")}`, { cause: error });
   }
 }
 

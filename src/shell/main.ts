@@ -6,6 +6,7 @@ import type { ShellCommand } from "../options/shell.js";
 import { MAX_WAIT_LIMIT_MS } from "../options/model.js";
 import { path } from "../builtins.js";
 import { isPanescopeError, messageOf } from "../errors.js";
+import { surelyUnwritable, unwritable } from "../output-file.js";
 import { callerCwd, daemonPaths } from "./paths.js";
 import { callerPane, defaultReader } from "./reader.js";
 import { reachDaemon } from "./start.js";
@@ -61,6 +62,12 @@ function openedHere(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 export async function main(command: ShellCommand): Promise<number> {
+  // A picture's file that surely cannot be written is a usage error before anything is asked.
+  const unusable = command.output === undefined ? undefined : surelyUnwritable(command.output, `pane${path.extname(command.output)}`);
+  if (unusable !== undefined && command.output !== undefined) {
+    say(`cannot write the picture to ${command.output}: ${unusable}`);
+    return EXIT.usage;
+  }
   const env = process.env;
   const paths = daemonPaths(command.server, env);
   const ownPane = callerPane(env);
@@ -117,7 +124,7 @@ export async function main(command: ShellCommand): Promise<number> {
 }
 
 /** shot: the SVG (in the structured answer) or the PNG (an image part) into the file asked for. */
-async function writePicture(path: string, result: ToolResult): Promise<number> {
+async function writePicture(file: string, result: ToolResult): Promise<number> {
   const svg = result.structuredContent?.svg;
   const png = result.content?.find((part) => part.type === "image")?.data;
   const bytes = typeof svg === "string" ? Buffer.from(svg) : png !== undefined ? Buffer.from(png, "base64") : undefined;
@@ -127,11 +134,11 @@ async function writePicture(path: string, result: ToolResult): Promise<number> {
   }
   const { writeFile } = await import("node:fs/promises");
   try {
-    await writeFile(path, bytes);
+    await writeFile(file, bytes);
   } catch (error) {
-    say(`could not write ${path}: ${messageOf(error)}`);
+    say(`cannot write the picture to ${file}: ${unwritable(file, error, `pane${path.extname(file)}`)}`);
     return EXIT.failed;
   }
-  process.stdout.write(`${path} (${bytes.length} bytes)\n`);
+  process.stdout.write(`${file} (${bytes.length} bytes)\n`);
   return EXIT.done;
 }

@@ -227,6 +227,12 @@ describe("panescope shot", () => {
     const wrong = await place.run(["shot", "%0", "-o", join(dir, "pane.jpg")]);
     expect(wrong.exitCode).toBe(2);
     expect(wrong.stderr).toContain("-o names an .svg or .png file");
+    // A file that surely cannot be written is refused before the screen is taken, saying what to do.
+    const nowhere = join(dir, "no-such-folder", "pane.svg");
+    const lost = await place.run(["shot", "%0", "-o", nowhere]);
+    expect([lost.exitCode, lost.stderr.trim()]).toEqual([2, `panescope: cannot write the picture to ${nowhere}: the folder ${join(dir, "no-such-folder")} does not exist: create it, or name a file in a folder that does`]);
+    const folder = await place.run(["shot", "%0", "-o", `${dir}/x.svg/`]);
+    expect(folder.exitCode).toBe(2);
     rmSync(dir, { recursive: true, force: true });
   });
 });
