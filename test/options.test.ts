@@ -113,6 +113,7 @@ describe("the mcp command", () => {
     [["--socket"], "--socket needs a value: --socket NAME"],
     [["--socket", "--read-only"], "--socket needs a value"],
     [["--socket="], "--socket was given an empty value: --socket NAME"],
+    [["-L=work"], "-L=work: a short flag's value follows it after a space: -L work (or --socket=work)"],
     [["--read-only=yes"], '--read-only takes no value, got "yes"'],
     [["--max-wait-ms", "-1"], '--max-wait-ms needs a value: --max-wait-ms N (a value that starts with "-" goes after "=": --max-wait-ms=-1)'],
     [["--max-wait-ms", "1e9"], "--max-wait-ms must be a whole number"],

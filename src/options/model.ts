@@ -148,6 +148,8 @@ export function readTokens(
     if (value === "") throw fail(`${token.rawName} was given an empty value: ${token.rawName} ${spec.value}`);
     // The next word is taken as a value only when it cannot be the next flag: `--text --key Enter`
     // is a text left out. A value that starts with "-" (`--timeout -5`, `--text -x`) goes after "=".
+    // `-o=x.cast` is `-o` with the value "=x.cast" (as getopt reads it): never what was meant.
+    if (token.inlineValue && /^-[^-]/.test(token.rawName) && value.startsWith("=")) throw fail(`${token.rawName}${value}: a short flag's value follows it after a space: ${token.rawName} ${value.slice(1)} (or --${token.name}=${value.slice(1)})`);
     if (!token.inlineValue && value.startsWith("-")) throw fail(`${token.rawName} needs a value: ${token.rawName} ${spec.value} (a value that starts with "-" goes after "=": ${token.rawName}=${value})`);
     out.options.push({ name: token.name, value, rawName: token.rawName });
   }
