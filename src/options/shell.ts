@@ -44,6 +44,7 @@ const O = {
   as: { value: "NAME", env: "PANESCOPE_READER", help: "the reader whose last cursor continues (default: this terminal)" },
   cursor: { value: "TOKEN", help: "read on from this cursor instead of the reader's" },
   "max-lines": { value: "N", help: "keep at most N rows, the bottom-most" },
+  view: { value: "rows|raw|both", help: "what the text shows: the screen's rows (default), the output itself (raw), or both" },
   wait: { value: "MS", help: "block up to MS until something new arrives" },
   for: { value: "REGEX", help: "until the screen matches REGEX (a JavaScript regex, ^ $ per row)" },
   quiet: { value: "MS", help: "until nothing is printed for MS" },
@@ -71,13 +72,13 @@ interface Spec {
 }
 
 const SERVER: readonly Name[] = ["socket", "socket-path", "tmux"];
-const READER: readonly Name[] = ["as", "cursor", "max-lines"];
+const READER: readonly Name[] = ["as", "cursor", "max-lines", "view"];
 /** A command's exit statuses, its own only (shell/main.ts decides them): `what` are those before 2 usage. */
 const exits = (what: string, closed = "3 the pane is closed or gone, "): string => `Exit status: ${what}, 2 usage, ${closed}4 another error (said on stderr).`;
 
 export const SHELL_SPECS: Readonly<Record<ShellCommandName | "daemon", Spec>> = {
   read: {
-    usage: "panescope read %N [--json] [--as NAME] [--cursor TOKEN] [--max-lines N] [--wait MS]",
+    usage: "panescope read %N [--json] [--as NAME] [--cursor TOKEN] [--max-lines N] [--view rows|raw|both] [--wait MS]",
     summary: "Print what pane %N showed since this reader's last read (the first read: its screen).",
     takes: [...READER, "wait", "json", ...SERVER, "help"],
     notes: [exits('0 read (also "no change")')],
@@ -170,7 +171,13 @@ function callOf(name: ShellCommandName, tokens: Tokens, fail: (what: string) => 
     const value = valueOf(tokens, option);
     return value === undefined ? undefined : count(value, `--${option}`, MAX_WAIT_LIMIT_MS, fail);
   };
-  const limits = { ...(valueOf(tokens, "cursor") === undefined ? {} : { cursor: valueOf(tokens, "cursor") }), ...(valueOf(tokens, "max-lines") === undefined ? {} : { maxLines: count(valueOf(tokens, "max-lines") ?? "", "--max-lines", 10_000, fail) }) };
+  const view = valueOf(tokens, "view");
+  if (view !== undefined && view !== "rows" && view !== "raw" && view !== "both") throw fail(`--view is rows, raw or both, got ${JSON.stringify(view)}`);
+  const limits = {
+    ...(valueOf(tokens, "cursor") === undefined ? {} : { cursor: valueOf(tokens, "cursor") }),
+    ...(valueOf(tokens, "max-lines") === undefined ? {} : { maxLines: count(valueOf(tokens, "max-lines") ?? "", "--max-lines", 10_000, fail) }),
+    ...(view === undefined ? {} : { view }),
+  };
   const timeout = ms("timeout") === undefined ? {} : { timeoutMs: ms("timeout") };
   switch (name) {
     case "read":

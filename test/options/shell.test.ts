@@ -33,6 +33,10 @@ describe("the shell commands' options", () => {
     });
     expect(shell(["read", "%3"], { PANESCOPE_READER: "env-reader" }).reader).toBe("env-reader");
     expect(shell(["read", "%3", "--cursor", "TOKEN", "--json"])).toMatchObject({ arguments: { paneId: "%3", cursor: "TOKEN" }, json: true });
+    // What the text shows, as capture_since's view; wait and send take it too.
+    expect(shell(["read", "%3", "--view", "raw"]).arguments).toEqual({ paneId: "%3", view: "raw" });
+    expect(shell(["wait", "%3", "--quiet", "100", "--view", "both"]).arguments).toMatchObject({ view: "both" });
+    expect(refused(["read", "%3", "--view", "screen"])).toContain('--view is rows, raw or both, got "screen"');
   });
 
   it("wait takes exactly one condition, and --closed is met by the pane closing", () => {
