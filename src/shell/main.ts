@@ -53,12 +53,13 @@ function afterLoss(command: ShellCommand): string {
 
 /**
  * open starts its pane where the command runs, as `tmux new-window` run there would: the daemon
- * runs in / (and tmux would start the pane there). A relative --cwd is from here too.
+ * runs in /, so the hello carries this directory (open_pane's default), and a relative --cwd is
+ * taken from here.
  */
 function openedHere(args: Record<string, unknown>): Record<string, unknown> {
   const here = callerCwd();
-  if (here === undefined) return args; // the directory was removed: tmux's default, as before
-  return { ...args, cwd: typeof args.cwd === "string" ? path.resolve(here, args.cwd) : here };
+  if (typeof args.cwd !== "string" || here === undefined) return args;
+  return { ...args, cwd: path.resolve(here, args.cwd) };
 }
 
 export async function main(command: ShellCommand): Promise<number> {
@@ -76,7 +77,8 @@ export async function main(command: ShellCommand): Promise<number> {
   try {
     // Only open can start a tmux server (new-session): no other command starts a daemon for a server that is not running.
     const start = { choice: command.server, needsServer: command.tool !== "open_pane", ...(command.idleMs === undefined ? {} : { idleMs: command.idleMs }) };
-    const hello = { reader: command.reader ?? defaultReader(env), maxWaitMs: MAX_WAIT_LIMIT_MS, endCancels: true, ...(ownPane === undefined ? {} : { ownPane }) };
+    const cwd = callerCwd();
+    const hello = { reader: command.reader ?? defaultReader(env), maxWaitMs: MAX_WAIT_LIMIT_MS, endCancels: true, ...(ownPane === undefined ? {} : { ownPane }), ...(cwd === undefined ? {} : { cwd }) };
     connected = await reachDaemon(paths, start, hello, READ_ONLY.has(command.tool) ? call : undefined);
   } catch (error) {
     say(isPanescopeError(error, "no-server") ? noServer(command.server) : messageOf(error));
