@@ -64,8 +64,16 @@ export class Hub {
     this.starter = seams.starter ?? new WatchStarter(this.settings, this.quiet);
   }
 
+  private closed = false;
+
+  /** A closed hub watched again would keep the process alive with no one to close it. */
+  private refuseClosed(): void {
+    if (this.closed) throw new PanescopeError("bad-input", "this Hub was closed: make a new Hub to read panes again");
+  }
+
   /** The observer of a pane, watching it first if needed (polled fresh when not streaming). */
   async observer(paneId: string): Promise<PaneObserver> {
+    this.refuseClosed();
     return (await this.entry(paneId)).watch.observer;
   }
 
@@ -112,6 +120,13 @@ export class Hub {
    * the last screen kept) — or when the signal aborts.
    */
   async capture(request: CaptureRequest): Promise<Delta> {
+    this.refuseClosed();
+    // A library caller's waitMs is not checked by a schema (the tools' are): not a number would
+    // make a deadline of a string, and never end.
+    const waitMs = request.waitMs;
+    if (waitMs !== undefined && (typeof waitMs !== "number" || Number.isNaN(waitMs) || waitMs < 0)) {
+      throw new PanescopeError("bad-input", `waitMs must be a number of ms, 0 or more, got ${JSON.stringify(waitMs) ?? String(waitMs)}`);
+    }
     // The cursor is decoded once, here; the observer only checks the fields are its pane's.
     const { paneId, fields: cursor } = await this.resolve(request.paneId, request.cursor);
     // No question to tmux on the read path: a streamed pane's observer holds only output tmux
@@ -166,8 +181,9 @@ export class Hub {
     });
   }
 
-  /** Stops watching everything and detaches every control client. */
+  /** Stops watching everything and detaches every control client; the hub answers no read after. */
   async close(): Promise<void> {
+    this.closed = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     const entries = await Promise.allSettled([...this.watches.values()]);
     this.watches.clear();

@@ -2,7 +2,7 @@
 // optional), resolved once to one object with every default applied (as execa normalises its
 // options), then handed whole to the starter, every watch and the quiet client.
 import { loadCursorKey } from "../observe/cursor/key.js";
-import { instanceId } from "../observe/cursor/instance.js";
+import { newInstanceId } from "../observe/cursor/instance.js";
 import { DEFAULT_RING_CAPACITY } from "../observe/raw/ring.js";
 import { DEFAULT_SCROLLBACK } from "../observe/emulator/screen.js";
 import { ControlClient, type ControlClientOptions } from "../tmux/client.js";
@@ -17,6 +17,7 @@ export type StartClient = (options: ControlClientOptions) => Promise<ControlClie
 export interface HubOptions {
   server: TmuxServer;
   key?: Uint8Array;
+  /** Bound into every cursor this hub issues (default: new for each Hub): another's answers `restarted`. */
   instance?: Uint8Array;
   /** Most panes watched at once; the least recently read is retired first. Default 500. */
   maxPanes?: number;
@@ -84,7 +85,7 @@ export function resolveSettings(options: HubOptions): WatchSettings {
   return {
     server: options.server,
     key: options.key ?? loadCursorKey({ warn }).key,
-    instance: options.instance ?? instanceId(),
+    instance: options.instance ?? newInstanceId(),
     maxPanes: options.maxPanes ?? DEFAULT_MAX_PANES,
     idleMs: options.idleMs ?? DEFAULT_IDLE_MS,
     recentMs: options.recentMs ?? DEFAULT_RECENT_MS,

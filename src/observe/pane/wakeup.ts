@@ -11,6 +11,9 @@ function releaseSoon(release: () => void): void {
   if (releases.push(release) === 1) setImmediate(() => releases.splice(0).forEach((r) => r()));
 }
 
+/** The longest delay setTimeout takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class Wakeup {
   private waiters = new Set<() => void>();
 
@@ -39,7 +42,9 @@ export class Wakeup {
       };
       const onNews = (): void => end(true);
       const onEnd = (): void => end(false);
-      const timer = setTimeout(onEnd, Math.max(0, ms));
+      // Node fires a delay over 2^31 - 1 ms at once (a TimeoutOverflowWarning each time): a longer
+      // wait is cut to that, and its caller waits again for the rest.
+      const timer = setTimeout(onEnd, Math.min(Math.max(0, ms), MAX_TIMER_MS));
       signal?.addEventListener("abort", onEnd, { once: true });
       this.waiters.add(onNews);
     });

@@ -214,4 +214,46 @@ describe("Hub", () => {
     const hub = hubFor(test);
     await expect(hub.capture({ paneId: "%999" })).rejects.toThrow(/list_panes/);
   });
+
+  it("a cursor of another Hub in this process is answered as restarted, with the screen, never as its own", async () => {
+    const test = await startServer({ cols: 40, rows: 6, command: "sh", env: { PS1: "$ " } });
+    const pane = await paneOf(test);
+    const key = randomBytes(32);
+    const a = hubFor(test, { key });
+    let seen = await a.capture({ paneId: pane });
+    await test.run(["send-keys", "-t", pane, "-l", "echo AA$((1+1))\n"]);
+    seen = (await readUntil(a, seen, (d) => d.raw.includes("AA2\n"))).at(-1) as Delta;
+    await a.close();
+    // The same key (one state directory), another Hub: its watch numbers its output from 0 again.
+    const b = hubFor(test, { key });
+    const mine = await b.capture({ paneId: pane });
+    await test.run(["send-keys", "-t", pane, "-l", "echo BB$((2+2))\n"]);
+    await readUntil(b, mine, (d) => d.raw.includes("BB4\n"));
+    const other = await b.capture({ cursor: seen.cursor });
+    expect(other).toMatchObject({ first: true, missed: true, reason: "restarted" });
+    expect(other.rows.map((r) => r.text)).toContain("BB4");
+  });
+
+  it("a closed Hub answers no read (it would watch again and keep the process alive); a waitMs not a number is refused", async () => {
+    const test = await startServer();
+    const hub = hubFor(test);
+    const pane = await paneOf(test);
+    const first = await hub.capture({ paneId: pane });
+    await expect(hub.capture({ cursor: first.cursor, waitMs: "500" as unknown as number })).rejects.toThrow(/waitMs must be a number of ms, 0 or more, got "500"/);
+    // A wait longer than a timer takes waits (no warning a millisecond, no spin) until its signal ends it.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const waited = await hub.capture({ cursor: first.cursor, waitMs: Infinity, signal: AbortSignal.timeout(300) });
+      expect(waited.rawBytes).toBe(0);
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).not.toContain("TimeoutOverflowWarning");
+    await hub.close();
+    expect(hub.watching).toEqual([]);
+    await expect(hub.capture({ cursor: first.cursor })).rejects.toThrow(/this Hub was closed: make a new Hub/);
+    expect(hub.watching).toEqual([]);
+  });
 });

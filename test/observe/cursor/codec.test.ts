@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { isPanescopeError, type ErrorKind } from "../../../src/errors.js";
 import { createHmac } from "node:crypto";
 import { cursorIdentity, decodeCursor, encodeCursor, serverGeneration, socketTag, type CursorFields } from "../../../src/observe/cursor/codec.js";
-import { instanceId } from "../../../src/observe/cursor/instance.js";
+import { newInstanceId } from "../../../src/observe/cursor/instance.js";
 import { initialStripState, stripEscapes } from "../../../src/observe/raw/strip.js";
 
 const SEED = Number(process.env.FC_SEED ?? 99_173);
@@ -160,11 +160,10 @@ describe("cursor codec", () => {
 });
 
 describe("instance id", () => {
-  it("is 8 random bytes that callers cannot change", () => {
-    const id = instanceId();
-    expect(id.length).toBe(8);
-    const before = id[0];
-    id[0] = (id[0] ?? 0) ^ 0xff;
-    expect(instanceId()[0]).toBe(before);
+  it("is 8 random bytes, new for each watcher", () => {
+    const a = newInstanceId();
+    const b = newInstanceId();
+    expect([a.length, b.length]).toEqual([8, 8]);
+    expect(Buffer.from(a).equals(Buffer.from(b))).toBe(false);
   });
 });
