@@ -43,6 +43,9 @@ export interface PaneWatchSeams {
   lease?: SessionLease | undefined;
 }
 
+/** Longest a pane's close waits for its last audit's heal to be applied (finalAudit). */
+const HEAL_APPLY_MS = 1000;
+
 export class PaneWatch implements Watch, PublishedWatch {
   lastUsed = Date.now();
   readonly streaming = true;
@@ -91,7 +94,7 @@ export class PaneWatch implements Watch, PublishedWatch {
         observer: () => this.observerRef,
         session: () => this.session,
         displaced: () => this.displaced(),
-        ended: () => this.auditor.schedule(),
+        ended: (close) => void this.finalAudit(close),
       },
       seams.quiet,
     );
@@ -123,6 +126,7 @@ export class PaneWatch implements Watch, PublishedWatch {
           settled: () => this.life.confirmer.held === 0,
           present: () => this.place.present(),
           healed: (_state, rows) => settings.log(`healed ${this.paneId}: ${rows.length > 0 ? `rows ${rows.join(",")}` : "the cursor"} differed from tmux's screen`),
+          applied: () => this.closeAfterHeal(),
         }),
     });
     this.bind(client);
@@ -273,9 +277,36 @@ export class PaneWatch implements Watch, PublishedWatch {
     return this.life.check();
   }
 
+  /** The pane's close, waiting for its last audit's heal to be in (finalAudit). */
+  private closeWithHeal: (() => void) | undefined;
+
+  /**
+   * The pane ended: one audit now, then `close`. A heal takes tmux's final screen (tmux 3.3+ drops
+   * what it had not sent of a pane that died under remain-on-exit), and the close rides in with it,
+   * so the readers it wakes are told `closed` with those lines, never one read before them.
+   */
+  private async finalAudit(close: () => void): Promise<void> {
+    let done = false;
+    const once = (): void => {
+      if (done) return;
+      done = true;
+      if (this.closeWithHeal === once) this.closeWithHeal = undefined;
+      close();
+    };
+    // Set as this audit starts: the heal of one under way before it is not the last one.
+    const result = await this.auditor.final(() => (this.closeWithHeal = once));
+    // A heal closes as it is applied (closeAfterHeal); should that never come, the close does not wait for it.
+    if (result === "healed") setTimeout(once, HEAL_APPLY_MS).unref();
+    else once();
+  }
+
+  private closeAfterHeal(): void {
+    this.closeWithHeal?.();
+  }
+
   /** The pane is gone or its program ended: closed once its output received so far is in (confirm/pane-life.ts). */
-  markClosed(exit?: PaneExit): void {
-    this.life.markClosed(exit);
+  markClosed(exit?: PaneExit, screenTaken = false): void {
+    this.life.markClosed(exit, screenTaken);
   }
 
   used(): void {
@@ -321,7 +352,8 @@ export class PaneWatch implements Watch, PublishedWatch {
   /** Notes what a capture found about the pane itself. */
   private took(probe: PaneProbe): void {
     this.place.took(probe.state.cols, probe.state.rows, probe.windowId);
-    if (probe.dead) this.markClosed(probe.exit);
+    // Its screen was just taken from tmux: closed at once, no last audit to wait for.
+    if (probe.dead) this.markClosed(probe.exit, true);
   }
 
   private onEvent(event: ControlEvent): void {

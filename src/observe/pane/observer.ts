@@ -222,7 +222,8 @@ export class PaneObserver {
    * number, so only the rows that differ are news, and log them as healed for every reader whose
    * cursor precedes this. Call at rest: every byte received must be in `state`.
    */
-  heal(state: ScreenState, rows: readonly number[]): void {
+  /** `applied` runs once tmux's screen is in, before readers are woken (a pane's end rides along). */
+  heal(state: ScreenState, rows: readonly number[], applied?: () => void): void {
     const top = this.replica.screen.top;
     this.taps.emit((t) => t.screen?.(state, "heal"));
     this.replica.heal(state, this.offset, () => {
@@ -231,6 +232,7 @@ export class PaneObserver {
         this.heals.add(this.replica.seq, lines);
         this.sink?.healed(this.replica.seq, lines);
       }
+      applied?.();
       this.notify();
     });
   }

@@ -22,6 +22,8 @@ export interface AuditTarget {
   /** True when every byte received is in the observer (none waits for tmux's confirmation). */
   settled(): boolean;
   healed(state: ScreenState, rows: number[]): void;
+  /** Runs once a heal is in the observer, before its readers are woken (observer.heal's `applied`). */
+  applied?(): void;
   /**
    * Whether the pane is still in the client's session. One that left sends us nothing more, so its
    * screen differs from ours by output we lost: that is a move to follow (flagged), never a heal.
@@ -48,7 +50,7 @@ export async function auditPane(target: AuditTarget): Promise<AuditResult> {
   // A heal rebuilds the screen with the history the replica keeps: ask again with it, still at rest.
   const full = parseProbe(await client.commands(probeCommands(paneId, target.history), { timeoutMs: PROBE_TIMEOUT_MS }));
   if (!quiet()) return "busy";
-  observer.heal(full.state, found.rows);
+  observer.heal(full.state, found.rows, target.applied);
   target.healed(full.state, found.rows);
   return "healed";
 }

@@ -45,6 +45,8 @@ export class AuditTimer {
   /** The last audit healed: one more look at rest checks that it converged. */
   private verify = false;
   private running = false;
+  /** The audit under way, for final() to follow. */
+  private current: Promise<unknown> | undefined;
   private disposed = false;
 
   constructor(
@@ -67,6 +69,25 @@ export class AuditTimer {
     this.dirty = true;
     this.urgent = true;
     this.arm(QUIET_MS);
+  }
+
+  /**
+   * The pane ended (no output can follow): one audit now, after any under way, not at the next rest
+   * (its reader is told `closed` only after this: the last output tmux did not send is taken from
+   * its screen). Never rejects: a pane already gone cannot be captured, and that is its end.
+   */
+  async final(starting?: () => void): Promise<AuditResult | undefined> {
+    if (this.disposed) return undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.current?.catch(() => undefined);
+    if (this.disposed) return undefined;
+    starting?.();
+    this.stats.audits++;
+    const result = await this.actions.audit().catch(() => undefined);
+    if (result === "healed") this.stats.heals++;
+    this.dirty = false;
+    return result;
   }
 
   dispose(): void {
@@ -104,12 +125,14 @@ export class AuditTimer {
     let result: AuditResult | undefined;
     try {
       this.stats.audits++;
-      result = await this.actions.audit();
+      this.current = this.actions.audit();
+      result = (await this.current) as AuditResult;
     } catch {
       // The pane or its client went away: the watch's own checks report that.
       result = undefined;
     } finally {
       this.running = false;
+      this.current = undefined;
     }
     if (this.disposed) return;
     if (result === "busy" || this.lastOutput >= now) {

@@ -37,8 +37,11 @@ export interface LifeHost {
   session(): string | undefined;
   /** tmux does not list the pane: find where it is (or close it). */
   displaced(): void;
-  /** The pane ended: audit once more (closeObserver says why). */
-  ended(): void;
+  /**
+   * The pane ended: audit once more, now, and then `close` (closeObserver says why): with tmux's
+   * screen when the audit takes it, before the readers it wakes see the observer.
+   */
+  ended(close: () => void): void;
 }
 
 export class PaneLife {
@@ -104,8 +107,10 @@ export class PaneLife {
   /**
    * The pane is gone or its program ended (a follow, a subscription, a capture): close the observer
    * once every byte received so far is in it, so no reader is told `closed` before the last output.
+   * `screenTaken`: found by a probe that just took the pane's screen from tmux (no last audit).
    */
-  markClosed(exit?: PaneExit): void {
+  markClosed(exit?: PaneExit, screenTaken = false): void {
+    if (screenTaken) this.screenTaken = true;
     this.confirmer.ended(exit);
   }
 
@@ -126,8 +131,22 @@ export class PaneLife {
   private closeObserver(exit: PaneExit | undefined): void {
     const observer = this.host.observer();
     if (!observer) return;
-    const first = !observer.closed;
-    observer.markClosed(exit);
-    if (first) this.host.ended();
+    if (observer.closed) {
+      observer.markClosed(exit); // how it ended, when that came later
+      return;
+    }
+    // Closed once that audit is done: a reader that stops at `closed` has the last lines with it
+    // (closed first, they came one read later: 1 run in 5-10 with remain-on-exit, tmux 3.3a).
+    this.closingExit = exit ?? this.closingExit;
+    if (this.screenTaken && !this.closing) return observer.markClosed(this.closingExit);
+    if (this.closing) return;
+    this.closing = true;
+    this.host.ended(() => observer.markClosed(this.closingExit));
   }
+
+  /** The pane's end was found with its screen just taken from tmux (a probe): no last audit. */
+  private screenTaken = false;
+  /** The pane's end was found and its last audit is under way; how it ended, as known so far. */
+  private closing = false;
+  private closingExit: PaneExit | undefined;
 }

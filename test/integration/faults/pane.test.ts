@@ -88,6 +88,23 @@ describe("a pane whose process ends", () => {
     }, 5000, "the final screen as tmux shows it");
   });
 
+  it("a pane that prints and dies under remain-on-exit: the answer that says closed has its last lines (tmux may not send them)", async () => {
+    // tmux 3.3+ drops what it had not sent of a pane that died under remain-on-exit; the last audit
+    // takes it from tmux's screen, and the close waits for that: nothing comes after `closed`.
+    const test = await startServer({ cols: 60, rows: 12, command: "sh" });
+    await test.run(["set-option", "-g", "remain-on-exit", "on"]);
+    const mcp = await connect(test.server);
+    for (let i = 0; i < 5; i++) {
+      const [pane = ""] = await test.run(["split-window", "-t", "main", "-P", "-F", "#{pane_id}", "sh"]);
+      const start = await mcp.capture({ paneId: pane });
+      await test.run(["send-keys", "-t", pane, "-l", `echo last-$((${i}+100)); exit 7\n`]);
+      const deltas = await mcp.captureUntil(start, (d) => d.closed);
+      // (tmux's own "Pane is dead" line may come later: it is drawn once tmux has the exit status.)
+      expect(deltas.flatMap(texts)).toContain(`last-${i + 100}`);
+      await test.run(["kill-pane", "-t", pane]);
+    }
+  });
+
   it("a dead pane (remain-on-exit) that is respawned is watched again: old cursor missed, respawned", async () => {
     const test = await startServer({ cols: 60, rows: 12, command: "sh" });
     await test.run(["set-option", "-g", "remain-on-exit", "on"]);

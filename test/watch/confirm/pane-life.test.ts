@@ -23,7 +23,7 @@ function setup(misses: number) {
     observer: () => ({ identity: { panePid: 11 }, waiting: 0, closed: false, addBreak: () => undefined, ingest: (data: Uint8Array) => void delivered.push(Buffer.from(data).toString()) }) as unknown as ReturnType<LifeHost["observer"]>,
     session: () => "$0",
     displaced: () => undefined,
-    ended: () => undefined,
+    ended: (close) => close(),
   };
   const life = new PaneLife(host, undefined, (ids) => {
     expect(ids).toEqual(IDS);
@@ -86,5 +86,29 @@ describe("PaneLife: the pane's process found late", () => {
     respawned.life.markRespawned();
     vi.advanceTimersByTime(1000);
     expect(respawned.finds).toEqual([0]);
+  });
+});
+
+describe("PaneLife: the pane's end", () => {
+  it("is told to readers once the last audit is done (it takes tmux's final lines), with how it ended", async () => {
+    let audited!: () => void;
+    const closes: unknown[] = [];
+    const observer = { identity: { panePid: 11 }, waiting: 1, closed: false, markClosed: (exit: unknown) => void ((observer.closed = true), closes.push(exit)), ingest: () => undefined, addBreak: () => undefined };
+    const host: LifeHost = {
+      paneId: "%1",
+      client: () => ({ closed: false, command: () => new Promise(() => undefined) }) as unknown as ReturnType<LifeHost["client"]>,
+      observer: () => observer as unknown as ReturnType<LifeHost["observer"]>,
+      session: () => "$0",
+      displaced: () => undefined,
+      ended: (close) => void (audited = close),
+    };
+    const life = new PaneLife(host, undefined, () => undefined);
+    life.markClosed();
+    life.markClosed({ status: 7 }); // how it ended, found while the audit ran
+    await Promise.resolve();
+    expect(closes).toEqual([]);
+    audited();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closes).toEqual([{ status: 7 }]);
   });
 });
