@@ -150,7 +150,9 @@ export class Hub {
       const fields = decodeCursor(cursor, this.settings.key);
       const fromCursor = `%${fields.pane}`;
       // Unknown (no server to ask right now): the pane's own checks answer, as before sockets were bound.
-      const here = fields.socket === undefined ? undefined : await this.socketTag();
+      // A watched pane's probe said its server's socket: no question to tmux on a read (contract.md).
+      const watched = this.started.get(fromCursor);
+      const here = fields.socket === undefined ? undefined : watched && !watched.retired ? watched.watch.observer.socketTag : await this.socketTag();
       if (here !== undefined && fields.socket !== here) {
         throw new PanescopeError(
           "cursor-other-server",

@@ -123,6 +123,11 @@ export class PaneObserver {
     return this.identity.paneId;
   }
 
+  /** The tag of the tmux server's socket its cursors carry (codec's socketTag; undefined: unknown). */
+  get socketTag(): number | undefined {
+    return this.cursors.socketTag;
+  }
+
   get closed(): boolean {
     return this.closedFlag;
   }

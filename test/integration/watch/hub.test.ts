@@ -256,4 +256,19 @@ describe("Hub", () => {
     await expect(hub.capture({ cursor: first.cursor })).rejects.toThrow(/this Hub was closed: make a new Hub/);
     expect(hub.watching).toEqual([]);
   });
+
+  it("a read with a cursor of a watched pane asks tmux nothing, not even its socket (a stopped tmux cannot hold it)", async () => {
+    const test = await startServer({ cols: 40, rows: 6, command: "sh", env: { PS1: "$ " } });
+    const pane = await paneOf(test);
+    const hub = hubFor(test);
+    const first = await hub.capture({ paneId: pane });
+    const asked: string[] = [];
+    const server = test.server;
+    const [run, display] = [server.run.bind(server), server.display.bind(server)];
+    server.run = (args, options) => (asked.push(args.join(" ")), run(args, options));
+    server.display = (target, format, options) => (asked.push(`display-message ${format.text}`), display(target, format, options));
+    const again = await hub.capture({ cursor: first.cursor });
+    expect(again).toMatchObject({ missed: false, rows: [] });
+    expect(asked).toEqual([]);
+  });
 });
