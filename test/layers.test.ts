@@ -15,9 +15,10 @@ function layerOf(file: string): { name: string; rank: number } {
   // bytes.ts: byte arrays for the stream's hot path (tmux/ decodes into them, observe/ joins them).
   // code-cache.ts: runs a face bundled as a script through V8's code cache (the build's loader).
   // nearest.ts: the "did you mean" of a refused name (tool arguments, key names).
+  // sh-word.ts: a word quoted for sh, in commands printed for a person to paste.
   // output-file.ts: a file named with -o that cannot be written, said alike by record and shot.
   // reader-gone.ts: a command's stdout reader gone (EPIPE), for the faces that write long output.
-  if (top === "output-file.ts" || top === "nearest.ts" || top === "reader-gone.ts" || top === "code-cache.ts" || top === "bytes.ts" || top === "errors.ts" || top === "version.ts" || top === "builtins.ts" || top === "package-files.ts") return { name: "base", rank: 0 };
+  if (top === "sh-word.ts" || top === "output-file.ts" || top === "nearest.ts" || top === "reader-gone.ts" || top === "code-cache.ts" || top === "bytes.ts" || top === "errors.ts" || top === "version.ts" || top === "builtins.ts" || top === "package-files.ts") return { name: "base", rank: 0 };
   if (top === "tmux") return { name: "tmux", rank: 1 };
   if (top === "observe") return { name: "observe", rank: 1 };
   if (top === "watch") return { name: "watch", rank: 2 };

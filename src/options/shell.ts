@@ -2,6 +2,7 @@
 // the shared daemon) and daemon itself. Each command is a spec (its flags, usage, notes) and a
 // builder from the flags to the tool call; `--help` per command comes from the same spec. Pure.
 import { PanescopeError } from "../errors.js";
+import { shWord } from "../sh-word.js";
 import { envValue, MAX_WAIT_LIMIT_MS, paneCap, optionLine, readTokens, SERVER_OPTIONS, serverSelection, valueOf, flagGiven, type Env, type OptionSpec, type ServerSelection, type Tokens } from "./model.js";
 
 import { SHELL_COMMANDS, type ShellCommandName } from "./shell-words.js";
@@ -161,10 +162,6 @@ function paneOf(tokens: Tokens, fail: (what: string) => Error, extraHint = ""): 
   return pane;
 }
 
-/** Single quotes for sh: each argument stays one word. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'"'"'`)}'`;
-}
 
 function callOf(name: ShellCommandName, tokens: Tokens, fail: (what: string) => Error): Pick<ShellCommand, "tool" | "arguments" | "exit" | "output" | "printsPaneId"> {
   const ms = (option: Name): number | undefined => {
@@ -207,7 +204,7 @@ function callOf(name: ShellCommandName, tokens: Tokens, fail: (what: string) => 
       if (tokens.positionals.length > 0) throw fail(`panescope list takes no arguments, got ${JSON.stringify(tokens.positionals[0])}`);
       return { tool: "list_panes", arguments: {}, exit: "plain" };
     case "open": {
-      const command = tokens.positionals.map(shellWord).join(" ");
+      const command = tokens.positionals.map(shWord).join(" ");
       const session = valueOf(tokens, "session");
       const cwd = valueOf(tokens, "cwd");
       return { tool: "open_pane", arguments: { ...(command === "" ? {} : { command }), ...(session === undefined ? {} : { session }), ...(cwd === undefined ? {} : { cwd }) }, exit: "plain", printsPaneId: true };

@@ -3,6 +3,7 @@
 // ("no pane %9 …: panescope list shows the panes there are"), and an argument the shell takes as
 // a flag by the flag ("send other text with --text"); a tmux server that is not running, by the
 // -L/-S the command was given.
+import { shWord } from "../sh-word.js";
 
 const COMMANDS: Readonly<Record<string, string>> = {
   capture_since: "panescope read",
@@ -49,10 +50,6 @@ export function inShellWords(text: string): string {
     .replace(BARE_NAMES, (whole, bare: string | undefined, at: string | undefined) => (bare !== undefined ? (BARE[bare] ?? bare) : at !== undefined ? `(at --${at})` : ""));
 }
 
-/** A word as sh reads it back: bare when it is safe, else single-quoted. */
-function shWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'"'"'`)}'`;
-}
 
 /** The tmux server as the command named it: ` -L NAME`, ` -S PATH`, or "" for the default. */
 function serverFlags(server: { socketName?: string; socketPath?: string }): string {

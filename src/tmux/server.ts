@@ -2,6 +2,7 @@
 // (never a shell): quoted on the client's stdin, each with a time limit (runMany says why). Errors
 // are typed: missing binary, no server, command failed, timeout, aborted.
 
+import { shWord } from "../sh-word.js";
 import { PanescopeError } from "../errors.js";
 import { TmuxFormat } from "./format.js";
 import { runOneShot, type OneShotResult } from "./one-shot.js";
@@ -196,7 +197,7 @@ async function runMany(server: TmuxServer, commands: readonly (readonly string[]
     signal: options.signal,
     env: options.env,
   });
-  if (result.failed) throw runError(binary, commandName(commands[0] ?? args), result, timeoutMs);
+  if (result.failed) throw runError(binary, commandName(commands[0] ?? args), result, timeoutMs, server.baseArgs());
   const out = result.stdout;
   if (out === "") return [];
   return (out.endsWith("\n") ? out.slice(0, -1) : out).split("\n");
@@ -218,7 +219,7 @@ export function commandName(words: readonly string[]): string {
 /** Commands that start a tmux server when none runs (their aliases too). */
 const STARTS_SERVER = new Set(["new-session", "new", "start-server", "start"]);
 
-function runError(binary: string, name: string, result: OneShotResult, timeoutMs: number): PanescopeError {
+function runError(binary: string, name: string, result: OneShotResult, timeoutMs: number, serverArgs: readonly string[]): PanescopeError {
   const stderr = result.stderr.trim();
   const what = `tmux ${name}`.trim();
   if (result.code === "ENOENT" || result.code === "EACCES") {
@@ -228,9 +229,11 @@ function runError(binary: string, name: string, result: OneShotResult, timeoutMs
     return new PanescopeError("timeout", `${what} got no answer from the tmux server within ${timeoutMs} ms and was killed (a stopped server will not run it when it goes on): the server may be stopped (SIGSTOP, a debugger) or overloaded; check it (ps -o stat= -p PID shows T when stopped) and try again`);
   }
   if (result.isCanceled) return new PanescopeError("aborted", `${what} was cancelled and stopped before tmux acted on it`);
-  if (isNoServer(stderr)) return new PanescopeError("no-server", `no tmux server is running on this socket (${stderr}): start one with "tmux new-session -d"`);
+  // The server this one names (-L/-S): a bare `tmux new-session` would start the default one.
+  if (isNoServer(stderr)) return new PanescopeError("no-server", `no tmux server is running on this socket (${stderr}): start one with "${["tmux", ...serverArgs.map(shWord), "new-session", "-d"].join(" ")}"`);
   return new PanescopeError("command-failed", `${what} failed${stderr === "" ? ` (exit ${result.exitCode ?? "?"})` : `: ${stderr}`}`);
 }
+
 
 /** tmux 3.3a says "no server running on PATH" or "error connecting to PATH (…)". */
 export function isNoServer(stderr: string): boolean {

@@ -14,7 +14,7 @@ describe("panescope record's words", () => {
   });
 
   it("no server running says how to start the one named by -L or -S", () => {
-    const tmux = new PanescopeError("no-server", 'no tmux server is running on this socket (…): start one with "tmux new-session -d"');
+    const tmux = new PanescopeError("no-server", 'no tmux server is running on this socket (…): start one with "tmux -L work new-session -d"');
     expect(failure(tmux, { server: { socketName: "rx" }, output: "x.cast" })).toBe(
       "error (no-server): the tmux server of -L rx is not running: start it with `tmux -L rx new-session -d`, or name another with -L NAME or -S PATH",
     );

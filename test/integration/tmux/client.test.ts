@@ -278,6 +278,8 @@ describe("TmuxServer one-shot commands", () => {
     const t = await startServer();
     await t.kill();
     await expect(t.server.listPanes()).rejects.toMatchObject({ kind: "no-server" });
+    // The command that starts it names this server: a bare `tmux new-session` starts the default one.
+    await expect(t.server.listPanes()).rejects.toThrow(`start one with "tmux ${t.server.baseArgs().join(" ")} new-session -d"`);
   });
 });
 
