@@ -77,7 +77,8 @@ export async function main(command: ShellCommand): Promise<number> {
   try {
     // Only open can start a tmux server (new-session): no other command starts a daemon for a server that is not running.
     const start = { choice: command.server, needsServer: command.tool !== "open_pane", ...(command.idleMs === undefined ? {} : { idleMs: command.idleMs }) };
-    const cwd = callerCwd();
+    // Only open uses it: a spare server is kept per policy (daemon/observer.ts), the directory is one.
+    const cwd = command.tool === "open_pane" ? callerCwd() : undefined;
     const hello = { reader: command.reader ?? defaultReader(env), maxWaitMs: MAX_WAIT_LIMIT_MS, endCancels: true, ...(ownPane === undefined ? {} : { ownPane }), ...(cwd === undefined ? {} : { cwd }) };
     connected = await reachDaemon(paths, start, hello, READ_ONLY.has(command.tool) ? call : undefined);
   } catch (error) {
