@@ -175,5 +175,9 @@ export async function main(options: DaemonOptions): Promise<number> {
   armIdle();
   await new Promise<void>((resolve) => listener.once("close", resolve));
   await stop("closed");
+  // Stopped, it is gone: no handle may keep it (its stdout pipe did, seconds after its stop, under
+  // load: a command after it waited on a daemon that had said "stopped"). Its log is written
+  // synchronously (a file), so nothing said is lost.
+  setImmediate(() => process.exit(0));
   return 0;
 }
