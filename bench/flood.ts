@@ -196,10 +196,12 @@ function throughput(runs: Run[]): number {
 export async function flood(quick: boolean): Promise<Result[]> {
   const dir = mkdtempSync(join(tmpdir(), "panescope-bench-"));
   try {
-    // A quick run is 1.5 MB (~0.3 s): the median of 3 after 3 warm-ups, as one such run varied
-    // by ±25% on a shared 2-core machine. The full figure's 17 MB runs warm up in one.
+    // A quick run is 1.5 MB (~0.3 s): the median of 3 after 8 warm-ups, as one such run varied
+    // by ±25% on a shared 2-core machine. panescope's reader reaches its steady CPU per MB only
+    // after 6–8 such runs (the JIT: 1c took 170, 109, 67 … 36 ms of CPU per run; 2026-12-05), so
+    // after 3 its ″ rows swung 0.76–1.78× from run to run. The full figure's 17 MB runs warm up in one.
     const reps = 3;
-    const warmups = quick ? 3 : 1;
+    const warmups = quick ? 8 : 1;
     const count = quick ? 200_000 : 2_000_000;
     const tuiFile = join(dir, "tui.bin");
     writeFileSync(tuiFile, tuiStream(quick ? 1_000 : 8_000));
