@@ -1,7 +1,7 @@
 // Reaching the daemon of a tmux server, starting it on first use. Exactly one starts however many
 // callers race: the one that creates the lock file (O_EXCL) spawns it, the others wait for its
 // socket; the daemon itself also refuses to bind over a live socket. A lock left by a starter
-// that died is taken over once its pid is gone. No daemon is started for a tmux server that is not
+// that died is taken over once its pid is gone (it holds its pid from the start: takeLock). No daemon is started for a tmux server that is not
 // running, unless the call may start one (open). A daemon of another protocol is restarted when
 // this caller is its only client, else the caller is told what to do. A read-only call may ride
 // with the hello (one round trip, not two); its answer is taken only from a daemon that welcomed
@@ -15,7 +15,7 @@ import { ensureTrustedDir, socketState, type DaemonPaths, type ServerChoice } fr
 import { probe } from "./probe.js";
 import { HELLO, isWelcome, PROTOCOL, type Hello, type Response, type Welcome } from "./protocol.js";
 
-const { closeSync, fstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } = fs;
+const { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } = fs;
 
 /** Long enough for a cold daemon on a loaded machine (it loads the SDK, zod and the hub). */
 const START_TIMEOUT_MS = 20_000;
@@ -81,28 +81,39 @@ async function tryHello(paths: DaemonPaths, hello: Hello, call: Call | undefined
   return { connection, welcome: reply.result, ...(answer === undefined ? {} : { answer }) };
 }
 
-/** Takes the start lock; false when a live process holds it. */
+/**
+ * An empty lock this old is stale: a lock is never seen empty unless its maker died between
+ * creating it and writing its pid (a panescope before 2026-12-05 made it so), which takes far less.
+ */
+const EMPTY_LOCK_MS = 1000;
+
+/**
+ * Takes the start lock; false when a live process holds it. The lock appears with its pid already
+ * in it: written to a file of our own, then linked to the lock's name (link, like O_EXCL, fails
+ * when the name exists), so a starter that dies at any point never leaves an empty lock behind.
+ */
 function takeLock(path: string): boolean {
+  const mine = `${path}.${process.pid}`;
   for (;;) {
     try {
-      const fd = openSync(path, "wx", 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
+      writeFileSync(mine, String(process.pid), { mode: 0o600 });
+      linkSync(mine, path);
       return true;
     } catch (error) {
       if (code(error) !== "EEXIST") throw new PanescopeError("daemon", `cannot create the start lock ${path}: ${(error as Error).message}`, { cause: error });
+    } finally {
+      rmSync(mine, { force: true });
     }
     let holder: number;
     try {
       holder = Number(readFileSync(path, "utf8").trim() || "0");
-      // Created but its pid not written yet: held, unless it is older than any start takes.
-      if (holder === 0 && Date.now() - statSync(path).mtimeMs < START_TIMEOUT_MS) return false;
+      if (holder === 0 && Date.now() - statSync(path).mtimeMs < EMPTY_LOCK_MS) return false;
     } catch (error) {
       if (code(error) === "ENOENT") continue; // released meanwhile: try again
       throw error;
     }
     if (holder > 0 && alive(holder)) return false;
-    // Its starter died while starting (its pid is gone): the lock is stale.
+    // Its starter died while starting (its pid is gone, or it never wrote one): the lock is stale.
     try {
       unlinkSync(path);
     } catch (error) {

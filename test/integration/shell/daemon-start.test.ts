@@ -1,13 +1,13 @@
 // What a daemon's start meets, on a real private tmux whose behaviour decides none of it (run once,
 // on the system tmux: test/tmux-dependent.ts): a socket directory others may enter or that belongs
 // to someone else, something else where the socket belongs, the log a restart keeps, a tmux that
-// cannot run, twenty commands at once against no daemon, a tmux server that is not running, and
+// cannot run, twenty commands at once against no daemon, a start lock left empty, a tmux server that is not running, and
 // what a daemon whose server is gone leaves behind. Each case has its own server and directories,
 // and kills every daemon it started.
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { daemonPaths } from "../../../src/shell/paths.js";
@@ -158,6 +158,20 @@ describe("a daemon's start", () => {
     expect(runs.every((r) => String(r.stdout).startsWith("cursor="))).toBe(true);
     expect(place.daemons()).toHaveLength(1);
     expect(existsSync(join(place.runtime, "panescope"))).toBe(true);
+  });
+
+  it("an empty start lock (its starter died before writing its pid) is taken over, and a start leaves no lock or file of its own behind", async () => {
+    const { tmux, place } = await setUp();
+    await startAndStop(place);
+    const { lock } = daemonPaths({ socketName: tmux.name }, { ...process.env, ...place.env });
+    writeFileSync(lock, "");
+    const made = (Date.now() - 5000) / 1000;
+    utimesSync(lock, made, made);
+    // Older than any start takes to write its pid (held until 20 s old before 2026-12-05: a stall).
+    const run = await place.run(["list"]);
+    expect({ exit: run.exitCode, stderr: run.stderr }).toEqual({ exit: 0, stderr: "" });
+    expect(place.daemons()).toHaveLength(1);
+    expect(readdirSync(dirname(lock)).filter((name) => name.startsWith(basename(lock)))).toEqual([]);
   });
 
   it("a command on a tmux server that is not running says so of the server as it was named (-L, -S or the default), and starts no daemon; open starts that server", async () => {
