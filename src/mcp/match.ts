@@ -30,9 +30,26 @@ export function compilePattern(pattern: string, ignoreCase = false): Pattern {
   return { source: pattern, flags };
 }
 
-/** Screen rows as they are matched: joined by newlines, so a match may span rows. */
-export function screenText(rows: readonly string[]): string {
-  return rows.join("\n");
+/**
+ * Screen rows as they are matched: one text line per line of output, so a match may span rows. A
+ * row the next one continues (`wraps[y]`: a soft wrap, the row as printed) is joined to it with no
+ * newline: a long path or URL wrapped by a narrow pane still matches, and ^/$ are a line's ends.
+ */
+export function screenText(rows: readonly string[], wraps: readonly (string | undefined)[] = []): string {
+  return rowStarts(rows, wraps).text;
+}
+
+/** The joined text and where each row begins in it. */
+function rowStarts(rows: readonly string[], wraps: readonly (string | undefined)[]): { text: string; starts: number[] } {
+  let text = "";
+  const starts: number[] = [];
+  rows.forEach((row, y) => {
+    starts.push(text.length);
+    const tail = wraps[y];
+    text += tail ?? row;
+    if (tail === undefined && y < rows.length - 1) text += "\n";
+  });
+  return { text, starts };
 }
 
 export interface ScreenMatch {
@@ -43,10 +60,10 @@ export interface ScreenMatch {
   where: string;
 }
 
-/** Where a match found in screenText(rows) lies on the screen. */
-export function locateOnScreen(found: RegexMatch, rows: readonly string[], top: number): ScreenMatch {
-  const joined = screenText(rows);
-  const rowAt = (index: number): number => joined.slice(0, index).split("\n").length - 1;
+/** Where a match found in screenText(rows, wraps) lies on the screen. */
+export function locateOnScreen(found: RegexMatch, rows: readonly string[], top: number, wraps: readonly (string | undefined)[] = []): ScreenMatch {
+  const { starts } = rowStarts(rows, wraps);
+  const rowAt = (index: number): number => Math.max(0, starts.findLastIndex((start) => start <= index));
   const first = rowAt(found.index);
   const last = Math.max(first, rowAt(found.index + Math.max(0, found.text.length - 1)));
   const touched: Row[] = [];

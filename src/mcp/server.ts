@@ -56,7 +56,7 @@ export function sharedToolState(matchBudgetMs?: number): SharedToolState {
 }
 
 const INSTRUCTIONS = `panescope shows you tmux panes the way a terminal shows them. The loop:
-1. list_panes or open_pane, then capture_since {paneId}: the screen and a cursor.
+1. list_panes, then capture_since {paneId}: the screen and a cursor. open_pane answers a cursor from before its command's first byte: pass it on to miss nothing.
 2. send_keys {paneId, cursor, text or input, wait: {pattern | quietMs | closed | ready}}: types, waits, and answers everything since your cursor. ready: the program waits for input.
 3. For output that comes by itself: wait_for {cursor (or cursors: several panes), pattern | quietMs | closed | ready}, or capture_since {cursor, waitMs}.
 Always pass the cursor of your last answer for that pane: each answer covers everything since it, so nothing is skipped.

@@ -108,7 +108,7 @@ export interface Decided {
   /** The answer: everything since the target's start, read when the outcome was decided. */
   delta: Delta;
   /** The screen as displayed at the same moment (the match's rows and the timeout's are from it). */
-  shown: { rows: string[]; screen: Delta["screen"] };
+  shown: { rows: string[]; wraps: (string | undefined)[]; screen: Delta["screen"] };
   /** The rows the outcome shows (a match's, the screen's on timeout), within their part of maxBytes. */
   outcomeRows: Row[];
   /** Rows of those that maxBytes cut (the topmost). */
@@ -163,8 +163,8 @@ export async function waitOn(ctx: ToolContext, targets: readonly Target[], condi
     const delta = await observer.read(target.start, reserve === undefined || limits.maxBytes === undefined ? limits : { ...limits, maxBytes: limits.maxBytes - reserve });
     let found = waiting.found;
     if (found?.screen && condition.pattern) {
-      const again = await ctx.regex.exec(condition.pattern.source, condition.pattern.flags, screenText(shown.rows));
-      found = again ? { screen: locateOnScreen(again, shown.rows, shown.screen.top) } : undefined;
+      const again = await ctx.regex.exec(condition.pattern.source, condition.pattern.flags, screenText(shown.rows, shown.wraps));
+      found = again ? { screen: locateOnScreen(again, shown.rows, shown.screen.top, shown.wraps) } : undefined;
       if (!found && Date.now() < deadline && !signal.aborted) continue;
     }
     const outcome: Outcome = waiting.outcome === "matched" && !found ? "timeout" : waiting.outcome;
@@ -203,9 +203,9 @@ async function waitOne(ctx: ToolContext, target: Target, condition: Condition, d
       return m && { raw: locateInRaw(m, state.raw) };
     }
     if (!state.changed) return undefined;
-    const { rows, screen } = await observer.displayedScreen();
-    const m = await ctx.regex.exec(pattern.source, pattern.flags, screenText(rows));
-    return m && { screen: locateOnScreen(m, rows, screen.top) };
+    const { rows, wraps, screen } = await observer.displayedScreen();
+    const m = await ctx.regex.exec(pattern.source, pattern.flags, screenText(rows, wraps));
+    return m && { screen: locateOnScreen(m, rows, screen.top, wraps) };
   };
   const next = async (ms: number): Promise<boolean> => {
     const delta = await observer.waitForChange(state.cursor, Math.max(0, ms), signal, { maxLines: 0 });

@@ -47,6 +47,15 @@ describe("where a match lies", () => {
     expect(found.where).toBe("screen rows 1-2");
   });
 
+  it("a line the pane wrapped is matched as one line, and the match names both rows", () => {
+    const rows = ["$ cat url", "https://exa", "mple.com/x", "$"];
+    const wraps = [undefined, "https://exa", undefined, undefined];
+    expect(screenText(rows, wraps)).toBe("$ cat url\nhttps://example.com/x\n$");
+    const found = locateOnScreen(exec(compilePattern("^https://example\\.com/x$"), screenText(rows, wraps)), rows, 10, wraps);
+    expect(found).toEqual({ text: "https://example.com/x", rows: [{ line: 11, text: "https://exa" }, { line: 12, text: "mple.com/x" }], where: "screen rows 1-2" });
+    expect(locateOnScreen(exec(compilePattern("^\\$$"), screenText(rows, wraps)), rows, 10, wraps).where).toBe("screen row 3");
+  });
+
   it("a raw match returns its whole line as context and says which line it is, in words", () => {
     const raw = "start\r\ntests ok 12 passed\r\nend\r\n";
     expect(locateInRaw(exec(compilePattern("ok \\d+"), raw), raw)).toEqual({

@@ -62,6 +62,16 @@ describe("wait_for", () => {
     expect(textOf(result)).toContain("matched at screen row 1");
   });
 
+  it("matches a line the pane wrapped: a long token in a narrow pane is one line to the pattern", async () => {
+    // Printed once watched: a seed paints rows one by one and cannot tell a wrap (docs/faults.md).
+    const { test, mcp, pane } = await setup(`tmux wait-for print; printf '%s\\n' 'see https://example.com/${"x".repeat(60)}/end for more'; exec sleep 600`);
+    const { cursor } = structured(await mcp.call("capture_since", { paneId: pane })) as { cursor: string };
+    await test.run(["wait-for", "-S", "print"]);
+    const result = await mcp.call("wait_for", { cursor, pattern: "https://\\S+/end for more$", timeoutMs: 5000 });
+    expect(structured(result)).toMatchObject({ outcome: "matched", match: `https://example.com/${"x".repeat(60)}/end for more`, where: "screen rows 0-1" });
+    expect(textOf(result)).toContain("matched at screen rows 0-1");
+  });
+
   it("a timeout answer shows the screen's non-blank rows, as displayed", async () => {
     const { mcp, pane } = await setup("printf 'hello\\n\\nworld\\n'; exec sleep 600");
     await mcp.call("wait_for", { paneId: pane, pattern: "^world$" });

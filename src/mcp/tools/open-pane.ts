@@ -13,7 +13,7 @@ import { requireSendable } from "../strings.js";
 
 export const DEFAULT_SESSION = "panescope";
 
-const DESCRIPTION = `Start a command (tmux's default shell; omit for a shell) in a new pane; returns its paneId. A new window of session "${DEFAULT_SESSION}" (created detached) or of the session given, or a split. No output is missed; when the command ends the pane keeps its screen and exit status until close_pane (exitStatus here if it ended at once). A command that cannot start is an error.`;
+const DESCRIPTION = `Start a command (by tmux's default shell; omit: a shell) in a new pane. Answers paneId and a cursor from its first byte. A new window of session "${DEFAULT_SESSION}" (created detached) or of \`session\`, or a split. Once it ends, the pane keeps its screen and exit status until close_pane (exitStatus: it ended at once). One that cannot start is an error.`;
 
 const size = (what: string) => z.number().int(`${what} must be a whole number`).min(2, `${what} is at least 2`).max(1000, `${what} is at most 1000`);
 
@@ -89,6 +89,7 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         session: z.string(),
         createdSession: z.boolean(),
         exitStatus: s.int,
+        cursor: z.string(),
       }),
       annotations: ANNOTATIONS.open_pane,
     },
@@ -168,9 +169,12 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         if (exitStatus !== undefined) await ctx.hub.paneEnded(paneId, { status: exitStatus });
         const where = exists ? (input.split ? `split of session ${session}` : `new window of session ${session}`) : `new session ${session}`;
         const ended = exitStatus === undefined ? "" : `; the command already ended with exit status ${exitStatus} (its screen stays readable)`;
+        // The cursor from before the first byte: a first read by paneId gives only the screen, and
+        // output that scrolled off it before that read would reach the agent nowhere.
+        const cursor = start?.cursor;
         return ok(
-          { paneId, pid, session, createdSession: !exists, ...(exitStatus === undefined ? {} : { exitStatus }) },
-          `opened ${paneId} (pid ${pid}) in a ${where}${ended}`,
+          { paneId, pid, session, createdSession: !exists, ...(exitStatus === undefined ? {} : { exitStatus }), ...(cursor === undefined ? {} : { cursor }) },
+          `opened ${paneId} (pid ${pid}) in a ${where}${ended}${cursor === undefined ? "" : `\ncursor (from before its first byte): ${cursor}`}`,
         );
       } catch (error) {
         return fail(error, ctx.failContext);

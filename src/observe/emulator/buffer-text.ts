@@ -42,6 +42,27 @@ export function displayedText(buffer: IBuffer, cols: number, rows: number, curso
   return lines;
 }
 
+/**
+ * For each visible row that the next row continues (a soft wrap: the line was longer than the
+ * pane), the row as printed, trailing blanks kept since they are part of the line, less the blank
+ * cell a wide character leaves in the last column when it does not fit; undefined for a row that
+ * ends its line. Wait patterns match a wrapped line as one (mcp/match.ts).
+ */
+export function wrapTails(buffer: IBuffer, cols: number, rows: number): (string | undefined)[] {
+  const tails: (string | undefined)[] = [];
+  for (let y = 0; y < rows; y++) {
+    const line = buffer.getLine(buffer.baseY + y);
+    if (!line || y + 1 >= rows || buffer.getLine(buffer.baseY + y + 1)?.isWrapped !== true) {
+      tails.push(undefined);
+      continue;
+    }
+    const last = line.getCell(cols - 1);
+    const filler = last !== undefined && last.getChars() === "" && last.getWidth() === 1;
+    tails.push(line.translateToString(false, 0, filler ? cols - 1 : cols));
+  }
+  return tails;
+}
+
 /** The last `count` history lines of `buffer` (oldest first), then nothing else. */
 export function historyText(buffer: IBuffer, cols: number, count: number): string[] {
   const from = Math.max(0, buffer.baseY - count);

@@ -10,7 +10,7 @@ import { shareModes, type SharedModes } from "./shared-modes.js";
 import { LineNumbers } from "./line-numbers.js";
 import { SLICE_BYTES, WriteScheduler, type ParseTarget } from "./scheduler.js";
 import { newTerminal } from "./terminal.js";
-import { blankOf, displayedText, historyText, snapshotOf, textOf, visibleAnsi, visibleText } from "./buffer-text.js";
+import { blankOf, displayedText, historyText, snapshotOf, textOf, visibleAnsi, visibleText, wrapTails } from "./buffer-text.js";
 
 export const DEFAULT_SCROLLBACK = 1000;
 
@@ -275,6 +275,11 @@ export class Screen implements ParseTarget {
   /** The visible rows as a person sees them (buffer-text.ts). */
   displayedRows(): string[] {
     return displayedText(this.buffers.active, this.cols, this.rows, { x: this.cursorX, y: this.cursorY });
+  }
+
+  /** Each visible row the next continues (soft wrap), as printed; undefined where a line ends (buffer-text.ts). */
+  wrapTails(): (string | undefined)[] {
+    return wrapTails(this.buffers.active, this.cols, this.rows);
   }
 
   /** The last `count` history lines of the normal buffer (oldest first), then nothing else. */

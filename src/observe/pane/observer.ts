@@ -298,10 +298,14 @@ export class PaneObserver {
     return { history: screen.historyRows(history), rows: screen.visibleRows(), screen: this.replica.geometry() };
   }
 
-  /** The visible rows as displayed (the cursor's row keeps its blanks up to the cursor), for matching. */
-  async displayedScreen(): Promise<{ rows: string[]; screen: Delta["screen"] }> {
+  /**
+   * The visible rows as displayed (the cursor's row keeps its blanks up to the cursor), for
+   * matching, with the rows a soft wrap continues (`wraps`, Screen.wrapTails).
+   */
+  async displayedScreen(): Promise<{ rows: string[]; wraps: (string | undefined)[]; screen: Delta["screen"] }> {
     await this.settle();
-    return { rows: this.replica.screen.displayedRows(), screen: this.replica.geometry() };
+    const screen = this.replica.screen;
+    return { rows: screen.displayedRows(), wraps: screen.wrapTails(), screen: this.replica.geometry() };
   }
 
   async screenAnsi(): Promise<string[]> {

@@ -3,6 +3,7 @@
 // open_pane could not do is an error, not "opened".
 import { afterEach, describe, expect, it } from "vitest";
 import { closeAll, connect, isErrorText, texts, type Capture } from "../../support/mcp-hub.js";
+import { textOf } from "../../support/mcp-link.js";
 import { killAllServers, startServer } from "../../support/tmux-fixture.js";
 
 afterEach(async () => {
@@ -33,6 +34,21 @@ describe("open_pane, and the end of what it started", () => {
     const closed = await mcp.call("close_pane", { paneId });
     expect(closed.structuredContent).toMatchObject({ paneId, ended: true, exitStatus: 4 });
     expect(isErrorText(closed)).toBeUndefined();
+  });
+
+  it("its cursor reads everything the command printed, also the lines that scrolled off before the first read", { timeout: 60_000 }, async () => {
+    const test = await startServer();
+    const mcp = await connect(test.server);
+    const opened = await mcp.call("open_pane", { command: "seq 1 100; exit 4", cols: 40, rows: 10, session: "work" });
+    const { paneId, cursor } = opened.structuredContent as unknown as Opened & { cursor: string };
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(textOf(opened)).toContain(`cursor (from before its first byte): ${cursor}`);
+    const ended = await mcp.call("wait_for", { cursor, closed: true, timeoutMs: 20_000 });
+    const delta = (ended.structuredContent as { delta: Capture }).delta;
+    expect(delta).toMatchObject({ paneId, closed: true, missed: false, exit: { status: 4 } });
+    // The screen shows 91-100 only; a first read by paneId would have been all the agent saw.
+    expect(texts(delta).slice(0, 3)).toEqual(["1", "2", "3"]);
+    expect(delta.raw.split("\n").filter((line) => line !== "")).toEqual(Array.from({ length: 100 }, (_, i) => String(i + 1)));
   });
 
   it("wait_for closed ends with the exit status, also of an interactive shell told to exit", { timeout: 60_000 }, async () => {

@@ -31,6 +31,13 @@ describe("Screen", () => {
     expect(screen.displayedRows()[3]).toBe("     ");
   });
 
+  it("a row a soft wrap continues is kept as printed for matching: a blank at the wrap stays, a wide character's filler does not", async () => {
+    const screen = new Screen({ cols: 10, rows: 5 });
+    await written(screen, "abcdefghi xyz\r\n123456789日本\r\nend");
+    expect(screen.displayedRows()).toEqual(["abcdefghi", "xyz", "123456789", "日本", "end"]);
+    expect(screen.wrapTails()).toEqual(["abcdefghi ", undefined, "123456789", undefined, undefined]);
+  });
+
   it("a flush with nothing queued resolves before the next timer, one with queued data after it is applied", async () => {
     const screen = new Screen({ cols: 20, rows: 4 });
     await written(screen, "ready");
