@@ -119,7 +119,7 @@ export const SHELL_SPECS: Readonly<Record<ShellCommandName | "daemon", Spec>> = 
     usage: "panescope daemon [-L NAME | -S PATH] [--tmux PATH] [--idle-ms MS]",
     summary: "The shared observer of one tmux server (the shell commands and `mcp --shared` start it when needed; you need not).",
     takes: ["idle-ms", ...SERVER, "help"],
-    notes: ["It listens in $XDG_RUNTIME_DIR/panescope/ (see docs/security.md).", "It exits once its tmux server is gone and no client is left."],
+    notes: ["It listens in $XDG_RUNTIME_DIR/panescope/ (without XDG_RUNTIME_DIR: .panescope/ beside the tmux server's socket; see docs/security.md).", "It exits once its tmux server is gone and no client is left, or on SIGTERM."],
   },
 };
 

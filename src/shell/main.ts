@@ -10,7 +10,7 @@ import { surelyUnwritable, unwritable } from "../output-file.js";
 import { callerCwd, daemonPaths } from "./paths.js";
 import { callerPane, defaultReader } from "./reader.js";
 import { reachDaemon } from "./start.js";
-import { inShellWords, noServer } from "./words.js";
+import { inShellWords, noServer, serverFlags } from "./words.js";
 
 /** Stopped by a signal: 128 + its number, as a shell reports it (SIGINT 130, SIGTERM 143). */
 export const EXIT = { done: 0, timedOut: 1, usage: 2, closed: 3, failed: 4, interrupted: 130, terminated: 143 } as const;
@@ -45,9 +45,10 @@ const say = (line: string): void => void process.stderr.write(`panescope: ${line
 
 /** What to do after the daemon went away during a call: a call that changes tmux may have acted, and run again would act twice. */
 function afterLoss(command: ShellCommand): string {
-  if (command.tool === "send_keys") return `its keys may have been typed: panescope read ${String(command.arguments.paneId)} shows what the pane did, before you send them again`;
-  if (command.tool === "open_pane") return "a pane may have been opened: panescope list shows the panes, before you open another";
-  if (command.tool === "close_pane") return "the pane may be closed: panescope list shows the panes there are";
+  const on = serverFlags(command.server);
+  if (command.tool === "send_keys") return `its keys may have been typed: panescope read ${String(command.arguments.paneId)}${on} shows what the pane did, before you send them again`;
+  if (command.tool === "open_pane") return `a pane may have been opened: panescope list${on} shows the panes, before you open another`;
+  if (command.tool === "close_pane") return `the pane may be closed: panescope list${on} shows the panes there are`;
   return "run the command again";
 }
 
@@ -114,14 +115,15 @@ export async function main(command: ShellCommand): Promise<number> {
   if (result.isError === true) {
     const kind = result._meta?.["panescope/error"];
     // The daemon names its server by the socket path it was started with (-S): say it as the user named it.
-    say(kind === "no-server" ? noServer(command.server) : inShellWords(text));
+    say(kind === "no-server" ? noServer(command.server) : inShellWords(text, command.server));
     return errorStatus(kind);
   }
   const structured = result.structuredContent ?? {};
   if (command.output !== undefined) return writePicture(command.output, result);
   if (command.printsPaneId && !command.json && typeof structured.paneId === "string") {
     process.stdout.write(`${structured.paneId}\n`);
-    say(inShellWords(text));
+    // Each line its own "panescope:" (open's second is its cursor, for `read --cursor`).
+    for (const line of inShellWords(text, command.server).split("\n")) say(line);
   } else process.stdout.write(`${command.json ? JSON.stringify(structured, null, 2) : text}\n`);
   return statusOf(command, structured);
 }

@@ -1,8 +1,9 @@
 // A tool's words in the shell. Answers name the MCP tools (what an agent over MCP calls next); a
 // shell user runs the commands that make the same calls, so an error printed here names those
 // ("no pane %9 …: panescope list shows the panes there are"), and an argument the shell takes as
-// a flag by the flag ("send other text with --text"); a tmux server that is not running, by the
-// -L/-S the command was given.
+// a flag by the flag ("send other text with --text"); a tmux server that is not running, and the
+// `panescope list` it advises, by the -L/-S the command was given (a bare `panescope list` would
+// list another server).
 import { shWord } from "../sh-word.js";
 
 const COMMANDS: Readonly<Record<string, string>> = {
@@ -38,21 +39,31 @@ const BARE: Readonly<Record<string, string>> = { quietMs: "--quiet", timeoutMs: 
 const REPEATED_AT = new RegExp(`\\b(${Object.keys(BARE).join("|")})\\b([^;]*?) \\(at \\1\\)`, "g");
 const BARE_NAMES = new RegExp(`\\b(${Object.keys(BARE).join("|")})\\b|\\(at (session|cwd)\\)| \\(at paneId\\)`, "g");
 
-/** `text` with each tool named as the shell command that makes its call, and its arguments as flags. */
-export function inShellWords(text: string): string {
+/** The tmux server a command names: its -L or -S (`{}`: tmux's default server). */
+export interface ServerChoice {
+  socketName?: string;
+  socketPath?: string;
+}
+
+/**
+ * `text` with each tool named as the shell command that makes its call, and its arguments as
+ * flags; the `panescope list` an error advises names the command's server.
+ */
+export function inShellWords(text: string, server: ServerChoice = {}): string {
+  const list = `${COMMANDS.list_panes}${serverFlags(server)}`;
   return text
     // A path that only repeats the argument its message named says nothing more (`quietMs must be
     // at least 1 (at quietMs)`: the name becomes its flag below); send's steps are its --text and --key.
     .replace(REPEATED_AT, "$1$2")
     .replace(/\(at input\.\d+\.(text|key)\)/g, "(at --$1)")
-    .replace(TOOL_NAMES, (name) => COMMANDS[name] ?? name)
+    .replace(TOOL_NAMES, (name) => (name === "list_panes" ? list : (COMMANDS[name] ?? name)))
     .replace(ARGUMENT_NAMES, (name) => FLAGS[name] ?? name)
     .replace(BARE_NAMES, (whole, bare: string | undefined, at: string | undefined) => (bare !== undefined ? (BARE[bare] ?? bare) : at !== undefined ? `(at --${at})` : ""));
 }
 
 
 /** The tmux server as the command named it: ` -L NAME`, ` -S PATH`, or "" for the default. */
-function serverFlags(server: { socketName?: string; socketPath?: string }): string {
+export function serverFlags(server: ServerChoice): string {
   if (server.socketPath !== undefined) return ` -S ${shWord(server.socketPath)}`;
   return server.socketName === undefined ? "" : ` -L ${shWord(server.socketName)}`;
 }
@@ -61,7 +72,7 @@ function serverFlags(server: { socketName?: string; socketPath?: string }): stri
  * No tmux server runs where the command looked: said of the server as the user named it (the
  * daemon's own words name the socket path it was started with), as `panescope record` says it.
  */
-export function noServer(server: { socketName?: string; socketPath?: string }): string {
+export function noServer(server: ServerChoice): string {
   const flags = serverFlags(server);
   const where = flags === "" ? "the default tmux server" : `the tmux server of${flags}`;
   return `error (no-server): ${where} is not running: start it with \`tmux${flags} new-session -d\`, or name another with -L NAME or -S PATH`;

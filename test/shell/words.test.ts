@@ -13,6 +13,15 @@ describe("inShellWords", () => {
     expect(inShellWords("my_list_panes_x and list_panes_ are not tools")).toBe("my_list_panes_x and list_panes_ are not tools");
   });
 
+  it("names the command's tmux server in the panescope list it advises, which would otherwise list another server", () => {
+    const unknown = "error (unknown-pane): no pane %9 on this tmux server: list_panes shows the panes there are";
+    expect(inShellWords(unknown, { socketName: "work" })).toBe("error (unknown-pane): no pane %9 on this tmux server: panescope list -L work shows the panes there are");
+    expect(inShellWords(unknown, { socketPath: "/tmp/my sock" })).toContain("panescope list -S '/tmp/my sock' shows");
+    expect(inShellWords(unknown, {})).toContain(": panescope list shows");
+    // Only the advice takes the flags: a command a message names as the one that failed does not.
+    expect(inShellWords("invalid arguments for capture_since: bad", { socketName: "work" })).toBe("invalid arguments for panescope read: bad");
+  });
+
   it("names an argument the shell takes as a flag by the flag, and leaves other words alone", () => {
     expect(inShellWords("Send other text with `text`")).toBe("Send other text with --text");
     expect(inShellWords("the text of a row")).toBe("the text of a row");

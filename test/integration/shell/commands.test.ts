@@ -75,9 +75,10 @@ describe("panescope read", () => {
     expect(noCondition.stderr).toContain("give one condition");
     // A number above tmux's largest pane id is out of range (2), one below it a pane there is not (3).
     const outOfRange = await place.run(["read", "%4294967296"]);
-    expect([outOfRange.exitCode, outOfRange.stderr]).toEqual([2, "panescope: error (bad-input): invalid arguments for panescope read: pane id %4294967296 is out of range: tmux numbers panes from %0 to %4294967295 (panescope list shows the panes there are)"]);
+    // The advice names the command's server (-L): a bare `panescope list` would list the default one.
+    expect([outOfRange.exitCode, outOfRange.stderr]).toEqual([2, `panescope: error (bad-input): invalid arguments for panescope read: pane id %4294967296 is out of range: tmux numbers panes from %0 to %4294967295 (panescope list -L ${tmux.name} shows the panes there are)`]);
     const absent = await place.run(["read", "%2147483647"]);
-    expect([absent.exitCode, absent.stderr]).toEqual([3, "panescope: error (unknown-pane): no pane %2147483647 on this tmux server: panescope list shows the panes there are"]);
+    expect([absent.exitCode, absent.stderr]).toEqual([3, `panescope: error (unknown-pane): no pane %2147483647 on this tmux server: panescope list -L ${tmux.name} shows the panes there are`]);
     for (const command of ["read", "wait", "send", "list", "open", "close"]) {
       const help = await place.run([command, "--help"]);
       expect(help.stdout, command).toContain(`usage: panescope ${command}`);
@@ -148,6 +149,7 @@ describe("panescope wait and send", () => {
     expect(plain.stdout).toMatch(/^%\d+$/);
     expect(plain.stdout).not.toBe(paneId);
     expect(plain.stderr).toContain(`panescope: opened ${plain.stdout} (pid `);
+    expect(plain.stderr).toMatch(/\npanescope: cursor \(from before its first byte\): [\w-]+$/);
     expect((await place.run(["close", plain.stdout])).exitCode).toBe(0);
     const killed = await place.run(["close", paneId]);
     expect(killed.exitCode, killed.stderr).toBe(0);
@@ -156,7 +158,7 @@ describe("panescope wait and send", () => {
     // A pane that never was: exit 3 too, and what to run next in the shell's words (not the MCP tool's).
     const never = await place.run(["read", "%99999", "--as", "late"]);
     expect(never.exitCode).toBe(3);
-    expect(never.stderr).toContain("no pane %99999 on this tmux server: panescope list shows the panes there are");
+    expect(never.stderr).toContain(`no pane %99999 on this tmux server: panescope list -L ${tmux.name} shows the panes there are`);
     // A command that cannot start: exit 4, the shell's message and advice about the command, not about panes.
     const missing = await place.run(["open", "--session", tmux.session, "--", "no-such-command-panescope"]);
     expect(missing.exitCode).toBe(4);

@@ -30,7 +30,8 @@ describe("the daemon's faults", () => {
     process.kill(first ?? 0, "SIGKILL");
     const interrupted = await waiting;
     expect(interrupted.exitCode).toBe(4);
-    expect(String(interrupted.stderr)).toMatch(/daemon \(pid \d+\) went away during the call.*: its keys may have been typed: panescope read %0 shows what the pane did, before you send them again/);
+    expect(String(interrupted.stderr)).toMatch(/daemon \(pid \d+\) went away during the call.*: its keys may have been typed: panescope read %0 -L \S+ shows what the pane did, before you send them again/);
+    expect(String(interrupted.stderr)).toContain(`panescope read %0 -L ${tmux.name} shows`);
     // Its keys are on the screen: running the command again would type them twice.
     expect(String(interrupted.stderr)).not.toContain("run the command again");
     await gone(first ?? 0);
