@@ -100,7 +100,7 @@ export async function main(options: DemoOptions = {}): Promise<number> {
     await show(progressPane, "progress bar, 1.2 s later: ~20 frames drawn over one row");
     await sleep(1800);
     await show(progressPane, "progress bar, finished");
-    await show(dashboardPane, "dashboard (full-screen, alternate screen)");
+    await show(dashboardPane, "dashboard, a full-screen program");
     await sleep(1000);
     await show(dashboardPane, "dashboard, 1 s later: only the rows that changed");
     await show(dashboardPane, "dashboard, waiting up to 2 s for the next repaint", 2000);

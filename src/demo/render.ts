@@ -52,6 +52,17 @@ export function byteSize(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }
 
+/**
+ * A line cut into pieces of `columns`: a full-screen program's raw output has no newlines (its
+ * cursor moves are stripped), so its first cut would show only its top row and hide the jumble.
+ */
+function pieces(line: string, columns: number): string[] {
+  const chars = [...line];
+  const out: string[] = [];
+  for (let at = 0; at < chars.length; at += columns) out.push(chars.slice(at, at + columns).join(""));
+  return out.length === 0 ? [""] : out;
+}
+
 /** At most `height` lines, the last one saying how many more there were. */
 function clip(lines: string[], height: number, what: string): string[] {
   return lines.length <= height ? lines : [...lines.slice(0, height - 1), `… ${lines.length - height + 1} more ${what}`];
@@ -83,10 +94,11 @@ export function renderDelta(title: string, delta: Delta, maxLines = 8, terminalC
     for (let i = 0; i < height; i++) out.push(`${INDENT}${fit(left[i] ?? "", column)}${GUTTER}${right[i] ?? ""}`.trimEnd());
     return out.join("\n");
   }
-  // Stacked: each part gets the whole width, headings at two spaces and their lines at four.
+  // Stacked: each part gets the whole width, headings at two spaces and their lines at four; a
+  // raw line wider than that goes on over the next lines, as a terminal would wrap it.
   for (const [head, lines] of [
     [rowsHead, clip(rows, maxLines, "rows")],
-    [rawHead, clip(raw, maxLines, "lines")],
+    [rawHead, clip(raw.flatMap((line) => pieces(line, Math.max(1, terminalCols - 4))), maxLines, "lines")],
   ] as const) {
     out.push(`  ${cut(head, terminalCols - 2)}`, ...lines.map((line) => `    ${cut(line, terminalCols - 4)}`.trimEnd()));
   }

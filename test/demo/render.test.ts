@@ -74,8 +74,17 @@ describe("demo rendering", () => {
       "     3 │   test       running ■■■■■■■···",
       "     9 │   tick 12",
       "  raw: 180 B printed, 102 B text",
-      "    build      ok      ■■■■■■■■■■test       running ■■■■■■■…",
+      "    build      ok      ■■■■■■■■■■test       running ■■■■■■■·",
+      "    ··tick 12",
     ]);
+  });
+
+  it("wraps a full-screen repaint's raw line, so more than its top row (a title padded with blanks) shows", () => {
+    const repaint: Delta = { ...dashboard, raw: `${" panescope demo dashboard".padEnd(100)}${dashboard.raw}`, rawBytes: 300 };
+    const raw = renderDelta("dashboard", repaint, 8, 80).split("\n").slice(5);
+    expect(raw[0]).toBe("  raw: 300 B printed, 202 B text");
+    expect(raw[1]).toBe("     panescope demo dashboard");
+    expect(raw[2]).toMatch(/^ {4} +build {6}ok {6}■{10}test/);
   });
 
   it("wraps a long title instead of letting the terminal cut it", () => {
