@@ -1,5 +1,5 @@
 // A file named with -o that cannot be written: what is there and what to do, said alike by the
-// commands that write one (record's cast, shot's picture).
+// commands that write one (record's cast, shot's picture, report's page).
 import { fs, path as paths } from "./builtins.js";
 import { messageOf } from "./errors.js";
 

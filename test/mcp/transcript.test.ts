@@ -115,6 +115,19 @@ describe("panescope report", () => {
     expect(await reportMain({ transcript: join(dir, "none.jsonl"), output: join(dir, "x.html") }, { out: (l) => out.push(l), err: (l) => out.push(l) })).toBe(2);
   });
 
+  it("says what to do when the page cannot be written: a folder that does not exist, or a folder named as the page", async () => {
+    const transcript = join(dir, "two.jsonl");
+    await writeFile(transcript, `${entry(1, { result: { content: [] } })}\n`);
+    const said: string[] = [];
+    const io = { out: (l: string) => said.push(l), err: (l: string) => said.push(l) };
+    expect(await reportMain({ transcript, output: join(dir, "nowhere", "two.html") }, io)).toBe(2);
+    expect(await reportMain({ transcript, output: dir }, io)).toBe(2);
+    expect(said).toEqual([
+      `panescope report: cannot write ${join(dir, "nowhere", "two.html")}: the folder ${join(dir, "nowhere")} does not exist: create it, or name a file in a folder that does`,
+      `panescope report: cannot write ${dir}: it is a folder: name a file in it (-o ${join(dir, "report.html")})`,
+    ]);
+  });
+
   it("refuses a file none of whose lines is a call (another file was named), and writes nothing; an empty one is a page of no calls", async () => {
     const script = join(dir, "check.mjs");
     await writeFile(script, "import x from 'y';\nconsole.log(x);\n");

@@ -3,6 +3,7 @@
 
 import { readFile, writeFile } from "node:fs/promises";
 import type { ReportOptions } from "../../options.js";
+import { unwritable } from "../../output-file.js";
 import { parseTranscript, renderTranscript } from "./render.js";
 
 export interface ReportIo {
@@ -32,7 +33,7 @@ export async function main(options: ReportOptions, io: ReportIo = defaultIo): Pr
   try {
     await writeFile(options.output, renderTranscript(parsed, options.transcript));
   } catch (error) {
-    io.err(`panescope report: cannot write ${options.output}: ${(error as Error).message} (choose another file with -o)`);
+    io.err(`panescope report: cannot write ${options.output}: ${unwritable(options.output, error, "report.html")}`);
     return 2;
   }
   const skipped = parsed.skipped.length === 0 ? "" : `; ${parsed.skipped.length} line(s) were not transcript entries and are left out`;
