@@ -33,9 +33,12 @@ export interface RenderOptions {
   lead?: readonly string[];
 }
 
-/** Control characters and line separators made visible: \r, \b, \xNN, \u2028 (tab and newline kept). */
+/**
+ * Control characters and line separators made visible: \r, \b, \xNN, \u2028 (tab and newline
+ * kept). C1 controls too: tmux keeps them in rows as characters, and a terminal may obey them.
+ */
 export function showControls(text: string): string {
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]/g, (c) => {
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]/g, (c) => {
     if (c === "\r") return "\\r";
     if (c === "\b") return "\\b";
     const code = c.charCodeAt(0);
@@ -44,7 +47,7 @@ export function showControls(text: string): string {
 }
 
 /** What showControls changes, and a line break: a row without any is fenced as it is (most rows). */
-const UNSAFE_IN_ROW = /[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]/;
+const UNSAFE_IN_ROW = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]/;
 
 /** Rows as fenced pane lines: `N|text` starts a run of consecutive rows, `|text` continues it. */
 export function fenceRows(rows: readonly PatchRow[]): string[] {

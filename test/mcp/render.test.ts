@@ -107,7 +107,7 @@ describe("pane lines", () => {
   });
 
   it("a row is shown as showControls shows it, line breaks escaped too (rows without any pass as they are)", () => {
-    const unit = fc.constantFrom("a", " ", "\t", "\n", "\r", "\b", "\x1b", "\x7f", "\x85", "\u2028", "\u2029", "é", "漢");
+    const unit = fc.constantFrom("a", " ", "\t", "\n", "\r", "\b", "\x1b", "\x7f", "\x85", "\x9b", "\u2028", "\u2029", "é", "漢");
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 20 }), (text) => {
         expect(fenceRows([{ row: 0, text }])).toEqual([`0|${showControls(text).replace(/\n/g, "\\n")}`]);
@@ -119,6 +119,7 @@ describe("pane lines", () => {
   it("raw output is one `>` line per line of output, control characters visible", () => {
     expect(fenceRaw("one\rtwo\n\x1b[1mthree\u2028four\n")).toEqual([">one\\rtwo", ">\\x1b[1mthree\\u2028four"]);
     expect(showControls("a\rb\bc\x07\td\x85")).toBe("a\\rb\\bc\\x07\td\\x85");
+    expect(showControls("\x80C1\x9b31m\x9d0;t\x9c\xa0")).toBe("\\x80C1\\x9b31m\\x9d0;t\\x9c\xa0");
   });
 
   it("pane text can never start a line, so it cannot imitate the header or a note", () => {

@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 import type { Terminal as XTerminal } from "@xterm/headless";
 import type { WidthPolicy } from "../widths/policy.js";
-import { keepEmptyLineMaps } from "./xterm-internals.js";
+import { keepEmptyLineMaps, printC1 } from "./xterm-internals.js";
 
 // xterm is loaded by the first screen, not by whoever imports this file: it is a large bundle, and
 // the MCP server should answer initialize and tools/list before any pane is watched. Both packages
@@ -44,6 +44,8 @@ export function newTerminal(cols: number, rows: number, scrollback: number, widt
     term.unicode.activeVersion = "11";
   }
   keepEmptyLineMaps(term);
+  // A C1 control sent as UTF-8 is a character to tmux, not a control (xterm-internals.ts).
+  printC1(term);
   return term;
 }
 

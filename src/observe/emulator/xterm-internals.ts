@@ -272,3 +272,38 @@ function isEmptyMap(map: unknown): boolean {
   for (const _ in map) return false; // one key is enough
   return true;
 }
+
+/** xterm's parser (`_core._inputHandler._parser`): its transition table, [state << 8 | code] → action << 4 | next state. */
+interface ParserTable {
+  _transitions?: { table?: unknown };
+}
+
+const GROUND = 0;
+const PRINT = 2;
+
+/** xterm's table (one, shared by its parsers) → the same with C1 printing: one copy for every terminal. */
+const printing = new WeakMap<Uint8Array, Uint8Array>();
+
+/**
+ * Makes the code points U+0080–U+009F print instead of acting as C1 controls. They only reach
+ * the parser as UTF-8 (a lone byte 0x85 is invalid UTF-8), and tmux prints them as characters
+ * (3.2a: one column; 3.3a drops them; 3.4+: zero columns, docs/widths.md), while xterm obeyed
+ * them: U+0085 moved to the next line, U+009B started a CSI that swallowed the text after it. A
+ * heal painted tmux's captured row back through the same parser, so the replica stayed wrong.
+ * xterm's own table is left as it is; ours is a changed copy. False when it cannot.
+ */
+export function printC1(term: XTerminal): boolean {
+  const parser = core(term)?._inputHandler?._parser as ParserTable | undefined;
+  const transitions = parser?._transitions;
+  const table = transitions?.table;
+  if (!parser || !transitions || !(table instanceof Uint8Array) || table.length < 0xa0) return false;
+  let own = printing.get(table);
+  if (own === undefined) {
+    own = table.slice();
+    own.fill((PRINT << 4) | GROUND, (GROUND << 8) | 0x80, (GROUND << 8) | 0xa0);
+    printing.set(table, own);
+  }
+  // The same kind of object with our table: parse() reads only `table`, the rest stays as it was.
+  parser._transitions = Object.assign(Object.create(Object.getPrototypeOf(transitions) as object) as object, transitions, { table: own });
+  return true;
+}

@@ -25,6 +25,14 @@ describe("seedBytes", () => {
     expect(screen.visibleRows()).toEqual(["PID USER", " 1 root", "plain"]);
   });
 
+  it("a captured row holding C1 controls (tmux 3.2a and 3.4+ keep U+0085, U+009B as characters) stays one row", async () => {
+    // Obeyed, NEL moved the rest of the row down and CSI swallowed "31m": a heal never converged.
+    const lines = ["a\u0085b", "c\u009b31md", "e"];
+    const screen = await seeded({ cols: 10, rows: 3, lines, cursorX: 1, cursorY: 2 }, "");
+    expect(screen.visibleRows()).toEqual(lines);
+    expect([screen.cursorX, screen.cursorY]).toEqual([1, 2]);
+  });
+
   it("origin mode: the program's cursor addressing stays relative to its scroll region", async () => {
     const state = { cols: 10, rows: 6, lines: blank(6), cursorX: 0, cursorY: 2, scrollTop: 2, scrollBottom: 4, modes: { origin: true } };
     const screen = await seeded(state, "\x1b[1;1HX");
