@@ -2,6 +2,7 @@
 // isError result whose text says what to do next). Handlers never throw; they return one of these.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isPanescopeError, messageOf, type ErrorKind } from "../errors.js";
+import { showControls } from "./render.js";
 
 export function ok(structured: Record<string, unknown>, text: string): CallToolResult {
   return { content: [{ type: "text", text }], structuredContent: structured };
@@ -17,7 +18,9 @@ export interface FailContext {
 export function fail(error: unknown, context: FailContext = { serverArgs: "" }): CallToolResult {
   const kind: ErrorKind = isPanescopeError(error) ? error.kind : "internal";
   const own = isPanescopeError(error) ? error.advice : undefined;
-  const text = `error (${kind}): ${own === undefined ? adviceFor(kind, messageOf(error), context) : `${messageOf(error)}. ${own}`}`;
+  // Messages quote the caller's input and what tmux or the system said (a path in an ENOENT):
+  // control characters among them are shown escaped, never sent to the reader's terminal.
+  const text = showControls(`error (${kind}): ${own === undefined ? adviceFor(kind, messageOf(error), context) : `${messageOf(error)}. ${own}`}`);
   return { content: [{ type: "text", text }], isError: true, _meta: { "panescope/error": kind } };
 }
 
