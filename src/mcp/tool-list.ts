@@ -49,7 +49,13 @@ function jsonSchema(schema: z.ZodType | z.ZodRawShape, io: "input" | "output"): 
 
 /** Zod's issues in a line: "maxBytes must be at least 1 (at maxBytes)". */
 function issuesOf(error: z.ZodError): string {
-  return error.issues.map((issue) => (issue.path.length === 0 ? issue.message : `${issue.message} (at ${issue.path.join(".")})`)).join("; ");
+  return error.issues.map((issue) => (issue.path.length === 0 ? messageOfIssue(issue) : `${messageOfIssue(issue)} (at ${issue.path.join(".")})`)).join("; ");
+}
+
+/** zod says only "Invalid key in record" of a bad key: the key schema's own message says what to do. */
+function messageOfIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === "invalid_key" && issue.issues.length > 0) return issue.issues.map((inner) => inner.message).join("; ");
+  return issue.message;
 }
 
 export function toolList(tools: readonly ListedTool[]): Tool[] {

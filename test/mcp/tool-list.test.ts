@@ -60,6 +60,25 @@ describe("tools/list", () => {
     }
   });
 
+  it("a refused record key says what its schema says, not only zod's \"Invalid key in record\"", async () => {
+    const mcp = new McpServer({ name: "t", version: "0" });
+    const listing = listingHost(mcp);
+    const name = z.string().regex(/^[A-Z_]+$/, "names are capitals and _: rename it");
+    listing.host.registerTool("t", { inputSchema: { env: z.record(name, z.string()) } }, () => ({ content: [] }));
+    listing.serve();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverSide);
+    const client = new Client({ name: "t", version: "0" });
+    await client.connect(clientSide);
+    try {
+      const answer = await client.callTool({ name: "t", arguments: { env: { "A=B": "x" } } });
+      expect(answer.content).toEqual([{ type: "text", text: "error (bad-input): invalid arguments for t: names are capitals and _: rename it (at env.A=B)" }]);
+    } finally {
+      await client.close();
+      await mcp.close();
+    }
+  });
+
   it("every tool's answers validate against the output schema it advertises", async () => {
     const test = await startServer({ cols: 40, rows: 8, command: "sh", env: { PS1: "$ " } });
     const mcp = await link(test.server);

@@ -80,7 +80,7 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         rows: size("rows").optional(),
         cwd: z.string().max(4096).regex(/^\//, "cwd must be an absolute path").optional(),
         env: z
-          .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "environment variable names are letters, digits and _"), z.string().max(8192))
+          .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "environment variable names are letters, digits and _, not starting with a digit (at most 128): rename it"), z.string().max(8192))
           .optional(),
       },
       outputSchema: s.part({
