@@ -130,6 +130,8 @@ function meantKey(name: string): string | undefined {
     mods.add(mod);
     rest = rest.slice(m[0].length);
   }
+  // Ctrl-\ (SIGQUIT): "\" is never part of a name, and typed as text it is a backslash.
+  if (rest === "\\" && mods.size === 1 && mods.has("C")) return "0x1c";
   const squashed = rest.toLowerCase().replace(/[-_\s]/g, "");
   let key = ALIASES.get(squashed) ?? BY_LOWER.get(squashed) ?? misspelt(squashed) ?? rest;
   // A control character is the same whatever the letter's case: say it the way tmux's docs do.

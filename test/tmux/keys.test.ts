@@ -137,6 +137,10 @@ describe("validateKeyName", () => {
     ["Shift-Tab", "BTab"],
     ["S-Tab", "BTab"],
     ["Ctrl-Space", "C-Space"],
+    // Ctrl-\ (SIGQUIT): "\" is never part of a name, and typing it as text is not the key.
+    ["C-\\", "0x1c"],
+    ["^\\", "0x1c"],
+    ["Ctrl-\\", "0x1c"],
     // Typos one or two edits from a named key (a third of the name's letters at most).
     ["Entr", "Enter"],
     ["Escpae", "Escape"],
