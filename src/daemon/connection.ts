@@ -7,7 +7,7 @@ import type { Socket } from "node:net";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { StdioTransport } from "../mcp/stdio-transport.js";
-import { HELLO, NEEDS_HELLO, PROTOCOL, type Hello, type Welcome } from "../shell/protocol.js";
+import { END, HELLO, NEEDS_HELLO, PROTOCOL, type Hello, type Welcome } from "../shell/protocol.js";
 import { canonicalPaneId } from "../tmux/pane-id.js";
 import type { ReaderCursors } from "./readers.js";
 
@@ -41,6 +41,8 @@ export function acceptConnection(socket: Socket, host: ConnectionHost): void {
   inner.onmessage = (raw) => {
     const message = raw as Message;
     if (stage === "serving") {
+      // The relay's requests have ended: they are answered, then the connection closes.
+      if (message.method === END && message.id === undefined) return void inner.endOfRequests();
       if (gate?.started) gate.incoming(message);
       else early.push(message);
       return;
@@ -59,8 +61,10 @@ export function acceptConnection(socket: Socket, host: ConnectionHost): void {
     stage = "serving";
     // A shell command's end of the socket means it is gone (killed, or its terminal closed): it
     // never ends its side while an answer is due. Its wait left running kept the reader's cursor
-    // when it ended, past output nobody saw. (A relay's end is its stdin's: what was read is answered.)
-    if (hello.endCancels === true) socket.once("end", () => void inner.close());
+    // when it ended, past output nobody saw. A relay that says its requests ended with END (endNotice)
+    // is gone too when its end comes: its wait ran on for nobody until its timeout. An older relay's
+    // end is its stdin's: what was read is answered.
+    if (hello.endCancels === true || hello.endNotice === true) socket.once("end", () => void inner.close());
     gate = new ReaderGate(inner, host.readers, typeof hello.reader === "string" ? hello.reader : undefined, early);
     host.serve(hello, gate).catch((error: unknown) => {
       host.warn(`panescope: a connection could not be served: ${(error as Error).message}`);

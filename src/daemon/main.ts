@@ -129,7 +129,7 @@ export async function main(options: DaemonOptions): Promise<number> {
   const host = {
     readers,
     warn: log,
-    welcome: (): Welcome => ({ protocol: PROTOCOL, version, pid: process.pid, clients: sockets.size, startedAt }),
+    welcome: (): Welcome => ({ protocol: PROTOCOL, version, pid: process.pid, clients: sockets.size, startedAt, endNotice: true }),
     serve: observer.serve.bind(observer),
   };
   listener.on("connection", (socket) => {
@@ -171,6 +171,9 @@ export async function main(options: DaemonOptions): Promise<number> {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
   log(`ready: socket ${paths.socket}, idle exit after ${options.idleMs} ms`);
+  // The command that started us may be gone (Ctrl-C or a kill during a cold start): its closed pipe
+  // then refuses the line (EPIPE), which ended a daemon already bound, and maybe serving, with 70.
+  process.stdout.on("error", () => undefined);
   process.stdout.write(`ready ${process.pid}\n`);
   armIdle();
   await new Promise<void>((resolve) => listener.once("close", resolve));

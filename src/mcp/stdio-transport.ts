@@ -123,6 +123,11 @@ export class StdioTransport implements Transport {
     this.onerror?.(error);
   };
 
+  /** The requests have ended (as at stdin's end): close once each one read is answered. */
+  endOfRequests(): void {
+    this.onEnd();
+  }
+
   private readonly onEnd = (): void => {
     const dropped = this.framer.end();
     if (dropped > 0) this.warn(`stdin ended inside a message (${dropped} bytes without a newline): ignored`);

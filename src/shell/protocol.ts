@@ -9,6 +9,8 @@
 /** Bumped on any change a client of the previous number would misread. */
 export const PROTOCOL = 1;
 export const HELLO = "panescope/hello";
+/** A relay's notification that its requests have ended (its stdin did): answer them, then close. */
+export const END = "panescope/end";
 
 /** The caller's pane (from its TMUX/TMUX_PANE): never typed into or killed for this connection. */
 export interface CallerPane {
@@ -33,6 +35,12 @@ export interface Hello {
    * the end of the requests (a relay's stdin): they are answered, then the connection closes.
    */
   endCancels?: boolean;
+  /**
+   * A relay's: the end of its requests comes as an END notification, so the end of the connection
+   * means it has gone (killed) and its calls under way are cancelled. Heeded when the welcome says
+   * `endNotice` (an older daemon does not: the relay then ends its side to say so).
+   */
+  endNotice?: boolean;
 }
 
 export interface Welcome {
@@ -43,6 +51,8 @@ export interface Welcome {
   clients: number;
   /** When the daemon started (ms since the epoch). */
   startedAt: number;
+  /** This daemon heeds a hello's `endNotice`. */
+  endNotice?: boolean;
 }
 
 export type Id = string | number;

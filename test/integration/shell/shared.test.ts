@@ -1,10 +1,12 @@
 // `panescope mcp --shared`: two MCP clients and the shell command read one pane through one
 // daemon, so the tmux session has one control client however many agents watch it.
+import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execa, type ResultPromise } from "execa";
-import { startServer, type TestServer } from "../../support/tmux-fixture.js";
-import { CLI, shellPlace, type ShellPlace } from "../../support/shell-daemon.js";
+import { HELLO, PROTOCOL } from "../../../src/shell/protocol.js";
+import { startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
+import { CLI, shellPlace, socketIn, type ShellPlace } from "../../support/shell-daemon.js";
 
 let tmux: TestServer;
 let place: ShellPlace;
@@ -58,6 +60,17 @@ class SharedClient {
   }
 }
 
+/** The daemon's clients now, this look's own connection left out (from its welcome). */
+function daemonClients(): Promise<number> {
+  const socket = connect({ path: socketIn(join(place.runtime, "panescope")) });
+  socket.setEncoding("utf8");
+  const welcomed = new Promise<number>((resolve) => socket.once("data", (line: string) => resolve((JSON.parse(line) as { result: { clients: number } }).result.clients - 1)));
+  socket.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: HELLO, params: { protocol: PROTOCOL, version: "test" } })}\n`);
+  return welcomed.finally(() => socket.destroy());
+}
+
+const INIT = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "shared-test", version: "0" } };
+
 describe("mcp --shared", () => {
   it("two MCP clients and the CLI read one pane through one daemon: one control client for the session", async () => {
     const a = new SharedClient(place.env);
@@ -98,5 +111,26 @@ describe("mcp --shared", () => {
     expect(await client.end()).toBe(0);
     const rows = (waited.structuredContent as { rows?: { text: string }[] }).rows ?? [];
     expect(rows.map((r) => r.text)).toContain(`in=${where}`);
+  });
+
+  it("a relay killed during a wait: the daemon cancels its call at once, not when the wait would have ended", async () => {
+    const client = new SharedClient(place.env);
+    await client.call("initialize", INIT);
+    const before = await daemonClients();
+    void client.call("tools/call", { name: "wait_for", arguments: { paneId: "%0", pattern: "^never-shown$", timeoutMs: 120_000 } });
+    // Answered after the wait was read: the wait is under way in the daemon.
+    await client.call("tools/call", { name: "list_panes", arguments: {} });
+    client.process.kill("SIGKILL");
+    await client.process;
+    // Before, its connection (and its wait) stayed until the timeout: for nobody, holding the daemon from its idle exit.
+    await waitFor(async () => (await daemonClients()) === before - 1, 20_000, "the daemon to let the killed relay's connection go");
+  });
+
+  it("a relay whose stdin ends during a wait still gets its answer, then exits 0", async () => {
+    const client = new SharedClient(place.env);
+    await client.call("initialize", INIT);
+    const waited = client.call("tools/call", { name: "wait_for", arguments: { paneId: "%0", pattern: "^never-shown$", timeoutMs: 1_500 } });
+    expect(await client.end()).toBe(0);
+    expect((await waited).structuredContent).toMatchObject({ outcome: "timeout" });
   });
 });
