@@ -20,6 +20,12 @@ const { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, rmSy
 /** Long enough for a cold daemon on a loaded machine (it loads the SDK, zod and the hub). */
 const START_TIMEOUT_MS = 20_000;
 const RETRY_MS = 20;
+/**
+ * A daemon answers a hello from its event loop, asking tmux nothing: one that took the connection
+ * and says nothing for this long is stopped (SIGSTOP, a debugger) or stuck, and every command
+ * waited on it for ever. As long as a tmux command's limit (tmux/timeouts.ts).
+ */
+export const HELLO_TIMEOUT_MS = 10_000;
 /** A log larger than this when a daemon starts is moved to `<log>.old` (docs/cli.md). */
 export const LOG_ROTATE_BYTES = 1024 * 1024;
 
@@ -72,13 +78,32 @@ async function tryHello(paths: DaemonPaths, hello: Hello, call: Call | undefined
   // Settled by whoever awaits it; unawaited when the hello fails (the call is then dropped, never shown).
   answer?.catch(() => undefined);
   // A daemon that closes the connection before answering was exiting (idle): start again.
-  const reply = await welcomed?.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<"silent">((resolve) => (timer = setTimeout(() => resolve("silent"), HELLO_TIMEOUT_MS)));
+  const reply = await Promise.race([welcomed?.catch(() => undefined), silent]).finally(() => clearTimeout(timer));
+  if (reply === "silent") {
+    connection.close();
+    throw silentDaemon(paths);
+  }
   if (reply === undefined) return undefined;
   if (reply.error !== undefined || !isWelcome(reply.result)) {
     connection.close();
     throw new PanescopeError("daemon", `the daemon at ${paths.socket} did not accept ${HELLO} (${reply.error?.message ?? "no welcome"}): it is another program or a much older panescope; stop it and run the command again`);
   }
   return { connection, welcome: reply.result, ...(answer === undefined ? {} : { answer }) };
+}
+
+/** A daemon that took the connection and did not answer: which one (from its log), and what to do. */
+function silentDaemon(paths: DaemonPaths): PanescopeError {
+  let pid: string | undefined;
+  try {
+    pid = [...readFileSync(paths.log, "utf8").matchAll(/daemon pid (\d+) starting/g)].at(-1)?.[1];
+  } catch {
+    pid = undefined; // no log to name it by
+  }
+  const which = pid === undefined ? "the daemon" : `the daemon (pid ${pid}, the last started in its log)`;
+  const stop = pid === undefined ? "stop it" : `\`kill -CONT ${pid}\` if it was stopped, else \`kill ${pid}\``;
+  return new PanescopeError("daemon", `${which} at ${paths.socket} did not answer within ${HELLO_TIMEOUT_MS} ms: it is stopped or stuck (its log: ${paths.log}); ${stop}, then run the command again (a new daemon starts)`);
 }
 
 /**

@@ -1,7 +1,8 @@
 // What a daemon's start meets, on a real private tmux whose behaviour decides none of it (run once,
 // on the system tmux: test/tmux-dependent.ts): a socket directory others may enter or that belongs
 // to someone else, something else where the socket belongs, the log a restart keeps, a tmux that
-// cannot run, twenty commands at once against no daemon, a start lock left empty, a tmux server that is not running, and
+// cannot run, a daemon that never answers, a starter gone before the ready line, twenty commands
+// at once against no daemon, a start lock left empty, a tmux server that is not running, and
 // what a daemon whose server is gone leaves behind. Each case has its own server and directories,
 // and kills every daemon it started.
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
@@ -11,8 +12,8 @@ import { basename, dirname, join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { daemonPaths } from "../../../src/shell/paths.js";
-import { LOG_ROTATE_BYTES } from "../../../src/shell/start.js";
-import { socketFile, type TestServer } from "../../support/tmux-fixture.js";
+import { HELLO_TIMEOUT_MS, LOG_ROTATE_BYTES } from "../../../src/shell/start.js";
+import { socketFile, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 import { CLI, gone, serverPerTest, shellPlace, socketIn, type ShellPlace } from "../../support/shell-daemon.js";
 
 const setUp = serverPerTest();
@@ -149,6 +150,41 @@ describe("a daemon's start", () => {
     const right = await place.run(["list"]);
     expect(right.exitCode, right.stderr).toBe(0);
     expect(right.stdout).toContain("%0");
+  });
+
+  it("a daemon whose starter went away before its ready line (Ctrl-C or a kill during a cold start) keeps serving, not ended by the closed pipe", async () => {
+    const { tmux, place } = await setUp();
+    mkdirSync(join(place.runtime, "panescope"), { mode: 0o700 }); // a command makes it before it starts a daemon
+    const daemon = execa(process.execPath, [CLI, "daemon", "-S", socketFile(tmux.name)], { env: { ...process.env, ...place.env }, buffer: false, reject: false });
+    // The starter's end of the pipe, gone: the ready line meets EPIPE (it ended the daemon, status 70).
+    daemon.stdout.destroy();
+    let said = "";
+    daemon.stderr.setEncoding("utf8");
+    daemon.stderr.on("data", (chunk: string) => (said += chunk));
+    await waitFor(() => said.includes("ready: socket"), 20_000, "the daemon's ready line in its log");
+    const read = await place.run(["read", "%0", "--as", "k"]);
+    expect(read.exitCode, read.stderr).toBe(0);
+    expect(said).not.toContain("uncaughtException");
+    expect(place.daemons()).toEqual([daemon.pid]);
+    process.kill(daemon.pid ?? 0, "SIGTERM");
+    expect((await daemon).exitCode).toBe(0);
+  });
+
+  it("a daemon that takes the connection but never answers (SIGSTOPped): the command gives up after HELLO_TIMEOUT_MS, naming its pid and what to do, instead of waiting for ever", async () => {
+    const { place } = await setUp();
+    expect((await place.run(["read", "%0", "--as", "k"])).exitCode).toBe(0);
+    const [pid] = place.daemons();
+    process.kill(pid ?? 0, "SIGSTOP");
+    try {
+      const stuck = await place.run(["read", "%0", "--as", "k"]);
+      expect(stuck.exitCode).toBe(4);
+      expect(stuck.stderr).toContain(`the daemon (pid ${pid}, the last started in its log) at `);
+      expect(stuck.stderr).toContain(`did not answer within ${HELLO_TIMEOUT_MS} ms: it is stopped or stuck`);
+      expect(stuck.stderr).toContain(`\`kill -CONT ${pid}\` if it was stopped, else \`kill ${pid}\``);
+    } finally {
+      process.kill(pid ?? 0, "SIGCONT");
+    }
+    expect((await place.run(["read", "%0", "--as", "k"])).exitCode).toBe(0);
   });
 
   it("twenty commands at once against no daemon start exactly one", async () => {
