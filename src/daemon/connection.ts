@@ -87,8 +87,8 @@ export class ReaderGate implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   started = false;
-  /** Request id → the pane whose cursor its answer carries. */
-  private readonly tracked = new Map<string | number, string>();
+  /** Request id → the pane whose cursor its answer carries, and whether the reader's was let go. */
+  private readonly tracked = new Map<string | number, { pane: string; forgotten: boolean }>();
   /** The client went away: no answer can reach it, so none may move its reader's cursors. */
   private gone = false;
 
@@ -121,13 +121,14 @@ export class ReaderGate implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.gone) return Promise.resolve();
-    const answer = message as Message;
-    const pane = answer.id === undefined || answer.method !== undefined ? undefined : this.tracked.get(answer.id);
-    if (pane !== undefined && answer.id !== undefined && this.reader !== undefined) {
+    let answer = message as Message;
+    const asked = answer.id === undefined || answer.method !== undefined ? undefined : this.tracked.get(answer.id);
+    if (asked !== undefined && answer.id !== undefined && this.reader !== undefined) {
       this.tracked.delete(answer.id);
-      this.keep(this.reader, pane, answer.result);
+      if (asked.forgotten) answer = toldForgotten(answer);
+      this.keep(this.reader, asked.pane, answer.result);
     }
-    return this.inner.send(message);
+    return this.inner.send(answer);
   }
 
   async close(): Promise<void> {
@@ -142,8 +143,8 @@ export class ReaderGate implements Transport {
     if (!CURSOR_TOOLS.has(String(params.name)) || typeof args.paneId !== "string") return message;
     if (args.cursor !== undefined || args.cursors !== undefined || args.paneIds !== undefined) return message;
     const pane = canonicalPaneId(args.paneId);
-    this.tracked.set(message.id, pane);
     const stored = this.readers.get(this.reader, pane);
+    this.tracked.set(message.id, { pane, forgotten: stored === undefined && this.readers.wasForgotten(this.reader, pane) });
     if (stored === undefined) return message;
     return { ...message, params: { ...params, arguments: { ...args, cursor: stored } } } as Message;
   }
@@ -160,4 +161,25 @@ export class ReaderGate implements Transport {
     const cursor = structured.delta?.cursor ?? structured.cursor;
     if (typeof cursor === "string") this.readers.set(reader, pane, cursor);
   }
+}
+
+/** What the answer to a reader whose cursor the bound let go (readers.ts) says of it. */
+const FORGOTTEN = "missed: forgotten (the daemon let this reader's cursor of the pane go: more reader × pane cursors than it keeps were used since): from the screen now";
+
+/**
+ * The answer to a reader whose kept cursor the bound let go: it starts from the screen, as a new
+ * reader's first read does, so it says it missed what came since (never silently from scratch).
+ */
+function toldForgotten(answer: Message): Message {
+  const result = answer.result;
+  if (result === undefined || result.isError === true) return answer;
+  const structured = result.structuredContent as Record<string, unknown> | undefined;
+  const nested = structured?.delta as Record<string, unknown> | undefined;
+  const delta = nested ?? structured;
+  const flagged = delta !== undefined && delta.missed === false ? { ...delta, missed: true, reason: "forgotten" } : delta;
+  const content = Array.isArray(result.content) ? (result.content as Array<{ type?: string; text?: string }>) : [];
+  const [first, ...rest] = content;
+  const told = first?.type === "text" ? [{ ...first, text: `${FORGOTTEN}\n${first.text ?? ""}` }, ...rest] : [{ type: "text", text: FORGOTTEN }, ...content];
+  const newStructured = structured === undefined ? undefined : nested !== undefined ? { ...structured, delta: flagged } : flagged;
+  return { ...answer, result: { ...result, content: told, ...(newStructured === undefined ? {} : { structuredContent: newStructured }) } } as Message;
 }

@@ -1,7 +1,9 @@
 // Named readers' cursors, kept by the daemon so a script needs no token: each reader's last cursor
 // per pane. Written through to a file (0600) so a daemon that was killed and started again still
 // holds them: an old cursor then answers `missed: restarted` instead of the reader silently starting
-// over. Bounded: the least recently used entries are forgotten first.
+// over. Bounded: the least recently used entries are let go first, and each key let go is kept
+// (a few bytes, bounded too) so that its reader's next read says so (`missed: forgotten`) instead of
+// looking like a new reader's first.
 //
 // The file is a journal, one JSON line per change, appended before the answer leaves: rewriting it
 // whole through a rename cost every read 0.2–2 ms on ext4 (a rename over a file makes ext4 flush it,
@@ -11,18 +13,27 @@
 // not an entry): the file outlives its daemon, and its name is only a hash.
 import { appendFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 
-/** Readers × panes remembered (a cursor is ≈ 40 bytes: the compacted file stays under ~300 KiB). */
-export const MAX_ENTRIES = 4096;
+/**
+ * Readers × panes remembered (a cursor is ≈ 40 bytes: the compacted file stays under ~1.2 MiB):
+ * 500 panes, each read by 32 readers. 4096 until 2026-12-05: a fleet of 500 panes with 9 readers
+ * each let cursors go in normal use, and their readers started over unflagged.
+ */
+export const MAX_ENTRIES = 16_384;
+
+/** Keys let go whose next read is flagged (`reader\0pane`, ≈ 20 bytes each). */
+export const MAX_FORGOTTEN = 4 * MAX_ENTRIES;
 
 /** Lines the journal may hold beyond twice its entries before it is rewritten. */
 export const COMPACT_SLACK = 1024;
 
-/** A journal line: `[key, cursor]` sets a cursor, `[key]` forgets it. */
+/** A journal line: `[key, cursor]` sets a cursor, `[key]` forgets it, `[key, ""]` marks it let go by the bound. */
 type Line = [string, string] | [string];
 
 export class ReaderCursors {
   /** `reader\0pane` → cursor, oldest use first. */
   private readonly entries = new Map<string, string>();
+  /** Keys the bound let go, oldest first: their reader's next read is told (wasForgotten). */
+  private readonly forgotten = new Set<string>();
   private newest: string | undefined;
   /** Lines in the file now. */
   private lines = 0;
@@ -51,13 +62,19 @@ export class ReaderCursors {
       const line = lineOf(row);
       if (line === undefined) continue;
       this.lines++;
-      if (line.length === 2) this.remember(line[0], line[1]);
-      else this.entries.delete(line[0]);
+      if (line.length === 1) this.entries.delete(line[0]);
+      else if (line[1] === "") this.letGo(line[0]);
+      else this.remember(line[0], line[1]);
     }
   }
 
   get(reader: string, paneId: string): string | undefined {
     return this.entries.get(keyOf(reader, paneId));
+  }
+
+  /** The reader had a cursor of the pane that the bound let go (none kept since). */
+  wasForgotten(reader: string, paneId: string): boolean {
+    return this.forgotten.has(keyOf(reader, paneId));
   }
 
   set(reader: string, paneId: string, cursor: string): void {
@@ -77,11 +94,23 @@ export class ReaderCursors {
 
   private remember(key: string, cursor: string): void {
     this.entries.delete(key);
+    this.forgotten.delete(key);
     this.entries.set(key, cursor);
     this.newest = key;
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= MAX_ENTRIES) break;
-      this.entries.delete(oldest);
+      this.letGo(oldest);
+    }
+  }
+
+  /** The bound lets a cursor go: kept as let go (bounded too, oldest first), so its reader is told. */
+  private letGo(key: string): void {
+    this.entries.delete(key);
+    this.forgotten.delete(key);
+    this.forgotten.add(key);
+    for (const oldest of this.forgotten) {
+      if (this.forgotten.size <= MAX_FORGOTTEN) break;
+      this.forgotten.delete(oldest);
     }
   }
 
@@ -89,7 +118,7 @@ export class ReaderCursors {
   private save(line: Line): void {
     if (this.file === undefined) return;
     try {
-      if (this.lines + 1 > 2 * this.entries.size + COMPACT_SLACK) return this.rewrite(this.file);
+      if (this.lines + 1 > 2 * (this.entries.size + this.forgotten.size) + COMPACT_SLACK) return this.rewrite(this.file);
       appendFileSync(this.file, `${this.empty ? this.header : ""}${JSON.stringify(line)}\n`, { mode: 0o600 });
       this.empty = false;
       this.lines++;
@@ -101,10 +130,11 @@ export class ReaderCursors {
   /** The journal replaced by one line per entry, atomically (a kill leaves the old or the new). */
   private rewrite(file: string): void {
     const temporary = `${file}.${process.pid}`;
-    writeFileSync(temporary, this.header + [...this.entries].map((entry) => `${JSON.stringify(entry)}\n`).join(""), { mode: 0o600 });
+    const lines = [...[...this.forgotten].map((key) => [key, ""]), ...this.entries].map((line) => `${JSON.stringify(line)}\n`);
+    writeFileSync(temporary, this.header + lines.join(""), { mode: 0o600 });
     renameSync(temporary, file);
     this.empty = false;
-    this.lines = this.entries.size;
+    this.lines = lines.length;
   }
 }
 

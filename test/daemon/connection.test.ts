@@ -1,6 +1,7 @@
 // The reader gate between a connection and its MCP server: a named reader's cursor tool calls on
 // one pane without a cursor get the reader's last cursor, the cursor of each answer is kept, an
-// explicit cursor is passed through and not kept, and a refused stored cursor is forgotten. And the
+// explicit cursor is passed through and not kept, a refused stored cursor is forgotten, and a reader
+// whose cursor the bound let go is told so. And the
 // connection itself: a call sent with the hello, before its answer, is served after a welcome of
 // our protocol and refused (never run) after a hello of another.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,7 +12,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { acceptConnection, ReaderGate, type ConnectionHost } from "../../src/daemon/connection.js";
-import { ReaderCursors } from "../../src/daemon/readers.js";
+import { MAX_ENTRIES, ReaderCursors } from "../../src/daemon/readers.js";
 import type { StdioTransport } from "../../src/mcp/stdio-transport.js";
 import { DaemonConnection } from "../../src/shell/client.js";
 import { HELLO, NEEDS_HELLO, PROTOCOL, type Hello } from "../../src/shell/protocol.js";
@@ -40,6 +41,31 @@ describe("the reader gate", () => {
     expect(argsOf(received[1])).toEqual({ paneId: "%3", pattern: "x", cursor: "c1" });
     await g.send(answer(2, { cursor: "c2", delta: { cursor: "c2" } }));
     expect(readers.get("me", "%3")).toBe("c2");
+  });
+
+  it("tells a reader whose cursor the bound let go that it missed what came since (a read, a wait), not a new reader's first read; a new reader is not told", async () => {
+    const { g, sent, readers } = gate("me");
+    for (let i = 0; i <= MAX_ENTRIES; i++) readers.set(i === 0 ? "me" : `r${i}`, "%1", `c${i}`);
+    const first = { first: true, missed: false, rows: [], raw: "" };
+    g.incoming(call(1, "capture_since", { paneId: "%1" }));
+    await g.send(answer(1, { ...first, cursor: "n1" }, { content: [{ type: "text", text: "the screen" }] }));
+    const told = (sent[0] as unknown as { result: { structuredContent: Record<string, unknown>; content: { text: string }[] } }).result;
+    expect(told.structuredContent).toMatchObject({ missed: true, reason: "forgotten", cursor: "n1" });
+    expect(told.content[0]?.text).toMatch(/^missed: forgotten \(the daemon let this reader's cursor of the pane go.*\nthe screen$/);
+    // Told once: the answer's cursor is kept again.
+    g.incoming(call(2, "wait_for", { paneId: "%1", pattern: "x" }));
+    await g.send(answer(2, { outcome: "matched", delta: { ...first, cursor: "n2" } }));
+    expect((sent[1] as unknown as { result: { structuredContent: { delta: Record<string, unknown> } } }).result.structuredContent.delta).toMatchObject({ missed: false });
+    // A wait on a pane whose cursor was let go: its delta says so.
+    readers.forget("me", "%1");
+    for (let i = 0; i <= MAX_ENTRIES; i++) readers.set(i === 0 ? "me" : `s${i}`, "%2", `d${i}`);
+    g.incoming(call(3, "wait_for", { paneId: "%2", pattern: "x" }));
+    await g.send(answer(3, { outcome: "matched", delta: { ...first, cursor: "n3" } }));
+    expect((sent[2] as unknown as { result: { structuredContent: { delta: Record<string, unknown> } } }).result.structuredContent.delta).toMatchObject({ missed: true, reason: "forgotten" });
+    const other = gate("new", readers);
+    other.g.incoming(call(1, "capture_since", { paneId: "%1" }));
+    await other.g.send(answer(1, { ...first, cursor: "m1" }));
+    expect((other.sent[0] as unknown as { result: { structuredContent: Record<string, unknown> } }).result.structuredContent).toMatchObject({ missed: false });
   });
 
   it("passes an explicit cursor through and keeps nothing from its answer", async () => {

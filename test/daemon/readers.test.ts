@@ -1,6 +1,6 @@
 // Named readers' cursors: kept per reader and pane, written through to a journal a new daemon reads
 // (nothing written when nothing moved, compacted when long, a torn last line skipped), and bounded
-// (the least recently used forgotten first).
+// (the least recently used let go first, and known as let go: its reader is told).
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -57,11 +57,23 @@ describe("readers' cursors", () => {
     expect(new ReaderCursors(file).get("me", "%3")).toBe("c3");
   });
 
-  it("forget the least recently used beyond the bound", () => {
-    const store = new ReaderCursors(undefined);
+  it("forget the least recently used beyond the bound, and know whose they let go, also in a new store on the file, until a cursor is kept again", () => {
+    const file = join(scratch, "bound.jsonl");
+    const store = new ReaderCursors(file);
     for (let i = 0; i <= MAX_ENTRIES; i++) store.set(`r${i}`, "%0", `c${i}`);
     expect(store.get("r0", "%0")).toBeUndefined();
     expect(store.get(`r${MAX_ENTRIES}`, "%0")).toBe(`c${MAX_ENTRIES}`);
+    // Let go by the bound, not never read: its reader's next read must say so (a new reader's must not).
+    expect([store.wasForgotten("r0", "%0"), store.wasForgotten("r1", "%0"), store.wasForgotten("new", "%0"), store.wasForgotten("r0", "%1")]).toEqual([true, false, false, false]);
+    // The journal replayed, and compacted (the let-go key is a line of its own then), say the same.
+    expect(new ReaderCursors(file).wasForgotten("r0", "%0")).toBe(true);
+    for (let i = 0; i < 2 * MAX_ENTRIES + COMPACT_SLACK; i++) store.set("busy", "%0", `b${i}`);
+    expect(readFileSync(file, "utf8")).toContain(`${JSON.stringify(["r0\u0000%0", ""])}\n`);
+    const compacted = new ReaderCursors(file);
+    // "busy" took a place of its own: r1 was let go for it.
+    expect([compacted.wasForgotten("r0", "%0"), compacted.wasForgotten("r1", "%0"), compacted.get("r2", "%0"), compacted.get("busy", "%0")]).toEqual([true, true, "c2", `b${2 * MAX_ENTRIES + COMPACT_SLACK - 1}`]);
+    compacted.set("r0", "%0", "again");
+    expect(compacted.wasForgotten("r0", "%0")).toBe(false);
   });
 
   it("start empty from a file that is missing or not theirs", () => {
