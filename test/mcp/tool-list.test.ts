@@ -16,6 +16,19 @@ afterEach(async () => {
   await killAllServers();
 });
 
+/** An MCP server whose tools `register` adds through the listing host, linked to a client in memory. */
+async function listed(register: (host: ReturnType<typeof listingHost>["host"]) => void): Promise<{ client: Client; close: () => Promise<void> }> {
+  const mcp = new McpServer({ name: "t", version: "0" });
+  const listing = listingHost(mcp);
+  register(listing.host);
+  listing.serve();
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await mcp.connect(serverSide);
+  const client = new Client({ name: "t", version: "0" });
+  await client.connect(clientSide);
+  return { client, close: async () => (await client.close(), await mcp.close()) };
+}
+
 describe("tools/list", () => {
   // 10 KiB before wait_for and send_keys answered deltas, waited on several panes and typed in order.
   it("is at most 12 KiB of JSON with all seven tools (25.6 KiB before)", async () => {
@@ -37,15 +50,8 @@ describe("tools/list", () => {
   });
 
   it("answers are checked by the client against the advertised schema, not again by the server", async () => {
-    const mcp = new McpServer({ name: "t", version: "0" });
-    const listing = listingHost(mcp);
     let answer: Record<string, unknown> = { a: "text" };
-    listing.host.registerTool("t", { outputSchema: { a: z.string() } }, () => ({ content: [], structuredContent: answer }));
-    listing.serve();
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await mcp.connect(serverSide);
-    const client = new Client({ name: "t", version: "0" });
-    await client.connect(clientSide);
+    const { client, close } = await listed((host) => host.registerTool("t", { outputSchema: { a: z.string() } }, () => ({ content: [], structuredContent: answer })));
     try {
       answer = { a: 1 };
       // The server passes it on as it is: checking its own answers cost each wake ≈0.1 ms.
@@ -55,27 +61,18 @@ describe("tools/list", () => {
       answer = { a: "text" };
       expect((await client.callTool({ name: "t" })).structuredContent).toEqual({ a: "text" });
     } finally {
-      await client.close();
-      await mcp.close();
+      await close();
     }
   });
 
   it("a refused record key says what its schema says, not only zod's \"Invalid key in record\"", async () => {
-    const mcp = new McpServer({ name: "t", version: "0" });
-    const listing = listingHost(mcp);
     const name = z.string().regex(/^[A-Z_]+$/, "names are capitals and _: rename it");
-    listing.host.registerTool("t", { inputSchema: { env: z.record(name, z.string()) } }, () => ({ content: [] }));
-    listing.serve();
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await mcp.connect(serverSide);
-    const client = new Client({ name: "t", version: "0" });
-    await client.connect(clientSide);
+    const { client, close } = await listed((host) => host.registerTool("t", { inputSchema: { env: z.record(name, z.string()) } }, () => ({ content: [] })));
     try {
       const answer = await client.callTool({ name: "t", arguments: { env: { "A=B": "x" } } });
       expect(answer.content).toEqual([{ type: "text", text: "error (bad-input): invalid arguments for t: names are capitals and _: rename it (at env.A=B)" }]);
     } finally {
-      await client.close();
-      await mcp.close();
+      await close();
     }
   });
 
