@@ -51,6 +51,7 @@ class VersionSummary implements Reporter {
 
 export default defineConfig({
   test: {
+    globalSetup: ["./test/support/build-dist.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts", new VersionSummary()],
     maxWorkers: TEST_FILES_AT_ONCE,
     projects: versions.map((version) => {

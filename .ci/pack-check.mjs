@@ -97,7 +97,10 @@ try {
   // The same vitest as ours: it is in npm's cache already, so the install works offline too.
   const vitest = JSON.parse(readFileSync(join(ROOT, "node_modules/vitest/package.json"), "utf8")).version;
   step(`installing the tarball and vitest@${vitest} into an empty project`);
-  run(["npm", "install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", join(work, packed.filename), `vitest@${vitest}`]);
+  const installed = run(["npm", "install", "--no-audit", "--no-fund", "--prefer-offline", join(work, packed.filename), `vitest@${vitest}`]);
+  // A user who installs the tarball sees what npm says of it: no script of ours to approve (npm 11).
+  const warned = `${installed.stdout}${installed.stderr}`.split("\n").filter((line) => line.includes("panescope") && /warn/i.test(line));
+  if (warned.length > 0) fail(`installing the tarball drew warnings about panescope:\n${warned.join("\n")}`);
 
   // `--`: npm 11's npx takes a --version anywhere on its line for its own (it prints npm's version).
   const version = run(["npx", "--no", "--", "panescope", "--version"]).stdout.trim();
