@@ -226,9 +226,10 @@ async function run(options: GoldenOptions, io: GoldenIo, stop: Stop): Promise<nu
     io.out(`${stale.length} stale golden file${stale.length === 1 ? "" : "s"}`);
     return 0;
   }
-  // An old tmux is refused once, here, rather than by every tape (a missing one fails each tape).
+  // A tmux that is too old, cannot be run (--tmux PATH wrong, not installed) or fails `tmux -V` is
+  // refused once, here, as a usage error: each tape failing "at its run line" said tests failed (1).
   const tmux = await new TmuxServer({ tmux: options.tmux }).requireSupported().catch((error: unknown) => error);
-  if (isPanescopeError(tmux, "tmux-unsupported")) {
+  if (isPanescopeError(tmux, "tmux-unsupported") || isPanescopeError(tmux, "tmux-missing") || isPanescopeError(tmux, "command-failed")) {
     io.err(`panescope golden: ${tmux.message}`);
     return 2;
   }

@@ -107,6 +107,14 @@ describe("panescope golden", () => {
     expect(none.errors.join("\n")).toContain("no *.tape files under");
   });
 
+  it("a tmux that cannot be run is refused once with exit 2, not failed again by every tape", async () => {
+    const dir = await hello({ "second.tape": ['run printf "hi\\n"', 'wait "hi"', ""].join("\n") });
+    const io = captureIo();
+    expect(await runGolden(["--tmux", "/nonexistent/tmux", dir], io)).toBe(2);
+    expect(io.errors).toEqual([expect.stringContaining('cannot run "/nonexistent/tmux"')]);
+    expect(io.text()).not.toContain("FAIL");
+  });
+
   it("reports every tape error with file:line and still runs the other tapes, then exits 2", async () => {
     const dir = await hello({
       "broken.tape": ["size 80x24", "Set FontSize 32", "run true", "snapshot Bad Name", "Sleep 500ms", "Ctrl+C", "Type \"exit\"", ""].join("\n"),
