@@ -5,6 +5,8 @@
 import type { IMarker, Terminal as XTerminal } from "@xterm/headless";
 
 export class LineNumbers {
+  /** Lines the normal buffer keeps above the screen (fixed for the terminal's life). */
+  private readonly scrollback: number;
   /** Lines trimmed off the top of the normal buffer's scrollback since the start. */
   private trimmed = 0;
   /** A marker near the bottom of the normal buffer: its line falls by one per trimmed line. */
@@ -21,6 +23,7 @@ export class LineNumbers {
     // Clearing the scrollback (`clear` sends CSI 3J; `reset` and `printf '\033c'` send RIS) drops
     // history lines without a trim and moves xterm's line positions back: count them as trimmed, so
     // line numbers never go backwards and the visible rows keep theirs. Handlers run before xterm's.
+    this.scrollback = term.options.scrollback ?? 0;
     term.parser.registerCsiHandler({ final: "J" }, (params) => {
       if (params[0] === 3 && !this.alternate) this.historyCleared();
       return false;
@@ -64,7 +67,16 @@ export class LineNumbers {
       if (!this.alternate) this.place();
       return;
     }
-    this.trimmed = this.markerAbs - marker.line;
+    const normal = this.buffers.normal;
+    if (normal.length < this.term.rows + this.scrollback) {
+      // Nothing is trimmed before the scrollback is full: a marker that moved then sat on the screen
+      // (no history yet) and moved with a line deleted or inserted above it (CSI M, CSI S, CSI L).
+      // Counted as trims, one CSI M renumbered every row and told readers missed: overflow.
+      if (this.markerAbs - this.trimmed !== marker.line) {
+        this.place();
+        return;
+      }
+    } else this.trimmed = this.markerAbs - marker.line;
     // Near the buffer's top trims soon reach it: re-anchor lower, unless it sits as low as it can
     // already (little history yet: re-placing it on every look cost a marker per read).
     if (marker.line < this.term.rows && marker.line < this.anchorLine() && !this.alternate) this.place();

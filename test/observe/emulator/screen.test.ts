@@ -77,6 +77,23 @@ describe("Screen", () => {
     expect(screen.lineText(screen.top - 1)).toBe("line 151");
   });
 
+  it("a line deleted or scrolled off inside the screen with no history yet trims nothing (CSI M, CSI S, CSI T, CSI L)", async () => {
+    // xterm moved the numbering marker (then on the bottom row) with the deleted line: CSI M made
+    // top 1 and every row's number shift, and a reader was told missed: overflow (tmux 3.3a: top 0).
+    const screen = new Screen({ cols: 20, rows: 10 });
+    await written(screen, "a1\r\na2\r\na3\r\na4\r\na5\x1b[2;1H\x1b[M");
+    expect(screen.top).toBe(0);
+    expect(screen.firstLine).toBe(0);
+    expect(screen.visibleRows().slice(0, 4)).toEqual(["a1", "a3", "a4", "a5"]);
+    await written(screen, "\x1b[2S\x1b[T\x1b[3;1H\x1b[2L");
+    expect([screen.top, screen.firstLine]).toEqual([0, 0]);
+    // Real scrolls still count, and a trim still moves the first line held.
+    const small = new Screen({ cols: 20, rows: 4, scrollback: 5 });
+    await written(small, `\x1b[M\x1b[S${lines(20)}\x1b[2;1H\x1b[M\x1b[S`);
+    expect([small.top, small.firstLine]).toEqual([16, 11]);
+    expect(small.lineText(11)).toBe("line 11");
+  });
+
   it("counts a huge single write of newlines exactly", async () => {
     const screen = new Screen({ cols: 10, rows: 3, scrollback: 2 });
     await written(screen, "x" + "\r\n".repeat(100_000) + "end");

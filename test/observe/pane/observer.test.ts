@@ -92,6 +92,16 @@ describe("PaneObserver", () => {
     expect(await pane.read(cleared.cursor)).toMatchObject({ missed: false, missedBytes: 0 });
   });
 
+  it("a line deleted on a screen with no history yet is a change in place, not a scroll or a loss", async () => {
+    const pane = observer();
+    pane.ingest(bytes("a1\r\na2\r\na3\r\na4"));
+    const start = await pane.read();
+    pane.ingest(bytes("\x1b[2;1H\x1b[M"));
+    const delta = await pane.read(start.cursor);
+    expect(delta).toMatchObject({ missed: false, screen: { top: 0 } });
+    expect(delta.rows).toEqual([{ line: 1, text: "a3" }, { line: 2, text: "a4" }, { line: 3, text: "" }]);
+  });
+
   it("a cursor of an earlier panescope process is answered as missed, restarted, with the screen", async () => {
     const before = observer({ identity: { ...identity, instance: randomBytes(8) } });
     before.ingest(bytes("old"));
