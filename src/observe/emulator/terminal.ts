@@ -3,6 +3,7 @@
 import { createRequire } from "node:module";
 import type { Terminal as XTerminal } from "@xterm/headless";
 import type { WidthPolicy } from "../widths/policy.js";
+import { ignoreUnknownToTmux } from "./unknown-to-tmux.js";
 import { keepEmptyLineMaps, printC1 } from "./xterm-internals.js";
 
 // xterm is loaded by the first screen, not by whoever imports this file: it is a large bundle, and
@@ -46,6 +47,7 @@ export function newTerminal(cols: number, rows: number, scrollback: number, widt
   keepEmptyLineMaps(term);
   // A C1 control sent as UTF-8 is a character to tmux, not a control (xterm-internals.ts).
   printC1(term);
+  ignoreUnknownToTmux(term);
   return term;
 }
 

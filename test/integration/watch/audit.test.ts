@@ -15,7 +15,7 @@ afterEach(async () => {
 const DISAGREEMENTS: Record<string, string> = {
   "erasing half of a wide character (tmux keeps the other half)": "中文中文\\r\\033[1C\\033[X",
   "deleting half of a wide character": "中文中文\\r\\033[1C\\033[P",
-  "CSI I, forward tab (tmux ignores it)": "ab\\033[Ixy",
+  "DECCOLM (tmux clears the screen and homes the cursor; xterm without window options does nothing)": "abc\\033[?3hX",
   "DECSET 1048, save and restore the cursor (tmux ignores it)": "abc\\033[?1048h\\033[5Gxyz\\033[?1048lQ",
 };
 
