@@ -2,6 +2,7 @@
 // (capture_pane with colours). Reads xterm cells; knows nothing of panes or tmux.
 import type { IBufferCell, IBufferLine } from "@xterm/headless";
 import type { Colour, StyleRun } from "./snapshot.js";
+import { underlinedOnlyAsLink } from "./xterm-internals.js";
 
 // xterm's colour modes (IBufferCell.getFgColorMode): 0 default, 0x1000000 palette 16, 0x2000000 palette 256, 0x3000000 RGB.
 const CM_RGB = 0x3000000;
@@ -32,7 +33,7 @@ function attrsOf(cell: IBufferCell): Attrs {
     bold: cell.isBold() !== 0,
     dim: cell.isDim() !== 0,
     italic: cell.isItalic() !== 0,
-    underline: cell.isUnderline() !== 0,
+    underline: cell.isUnderline() !== 0 && !underlinedOnlyAsLink(cell),
     inverse: cell.isInverse() !== 0,
     strikethrough: cell.isStrikethrough() !== 0,
     hidden: cell.isInvisible() !== 0,

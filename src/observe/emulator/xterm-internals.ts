@@ -1,8 +1,9 @@
 // The private parts of @xterm/headless 6.0 the screen relies on (pinned to that exact version in
 // package.json): its synchronous parse entry, a look at whether the terminal is at rest between
 // plain-text lines (flood-skip.ts), and which rows a parse changed (what xterm's renderers repaint)
-// with the line objects behind the rows. Everything else goes through xterm's public API.
-import type { Terminal as XTerminal } from "@xterm/headless";
+// with the line objects behind the rows; its parser's table (C1 printed) and a cell's link id.
+// Everything else goes through xterm's public API.
+import type { IBufferCell, Terminal as XTerminal } from "@xterm/headless";
 import { PanescopeError } from "../../errors.js";
 
 /** xterm's synchronous parse entry (its WriteBuffer without the timer). */
@@ -306,4 +307,22 @@ export function printC1(term: XTerminal): boolean {
   // The same kind of object with our table: parse() reads only `table`, the rest stays as it was.
   parser._transitions = Object.assign(Object.create(Object.getPrototypeOf(transitions) as object) as object, transitions, { table: own });
   return true;
+}
+
+/** A cell's extended attributes (`cell.extended`): SGR 4's style in bits 26–28 of `_ext`, an OSC 8 link's id. */
+interface ExtendedCell {
+  extended?: { _ext?: unknown; _urlId?: unknown };
+}
+
+/**
+ * Whether a cell reads as underlined only because it is in an OSC 8 hyperlink: xterm reports a
+ * link's cells underlined (its renderers draw links dashed), while tmux keeps no attribute for a
+ * link (3.4+ stores it; 3.2a–3.3a drop it), so a screenshot or golden would show a line tmux does
+ * not. A link the program also underlined (SGR 4) keeps its underline.
+ */
+export function underlinedOnlyAsLink(cell: IBufferCell): boolean {
+  const extended = (cell as IBufferCell & ExtendedCell).extended;
+  if (typeof extended?._urlId !== "number" || extended._urlId === 0) return false;
+  const ext = typeof extended._ext === "number" ? extended._ext : 0;
+  return ((ext >>> 26) & 0b111) === 0;
 }

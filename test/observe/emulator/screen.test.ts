@@ -196,6 +196,15 @@ describe("Screen", () => {
     expect(screen.visibleRowsAnsi()[0]).toBe("pw \x1b[0;8msecret\x1b[0m.");
   });
 
+  it("does not underline an OSC 8 link's text (xterm reports it underlined, tmux keeps no attribute), unless SGR 4 did", async () => {
+    const screen = new Screen({ cols: 30, rows: 2 });
+    await written(screen, "\x1b]8;;https://example.com\x1b\\site\x1b]8;;\x1b\\ \x1b[4m\x1b]8;;https://x.org\x1b\\both\x1b]8;;\x1b\\\x1b[24m");
+    const snap = screen.snapshot();
+    expect(snap.lines[0]).toBe("site both");
+    expect(snap.styles).toEqual([{ row: 0, start: 5, end: 9, underline: true }]);
+    expect(screen.visibleRowsAnsi()[0]).toBe("site \x1b[0;4mboth\x1b[0m");
+  });
+
   it("measures wide characters with unicode 11 widths", async () => {
     const screen = new Screen({ cols: 10, rows: 2 });
     await written(screen, "日本x");
