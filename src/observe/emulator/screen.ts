@@ -8,6 +8,7 @@ import { atRest, cursorHidden, syncWriter, type SyncWriter } from "./xterm-inter
 import { ChangedRows } from "./changed-rows.js";
 import { shareModes, type SharedModes } from "./shared-modes.js";
 import { LineNumbers } from "./line-numbers.js";
+import { PassthroughFilter } from "./passthrough.js";
 import { SLICE_BYTES, WriteScheduler, type ParseTarget } from "./scheduler.js";
 import { newTerminal } from "./terminal.js";
 import { blankOf, displayedText, historyText, snapshotOf, textOf, visibleAnsi, visibleText, wrapTails } from "./buffer-text.js";
@@ -45,6 +46,8 @@ export class Screen implements ParseTarget {
   /** When queued writes are parsed (scheduler.ts); the screen parses what it hands over. */
   private readonly writes = new WriteScheduler(this);
   private readonly writer: SyncWriter;
+  /** tmux's passthroughs, which its screen never shows, kept from the parser (passthrough.ts). */
+  private readonly passthrough = new PassthroughFilter();
   /** Lines kept above the screen. */
   private readonly scrollback: number;
   private passedLines = { from: 0, to: 0 };
@@ -325,7 +328,7 @@ export class Screen implements ParseTarget {
     if (this.failed) return;
     this.parsingWrite = write;
     try {
-      this.writer.writeSync(data);
+      this.writer.writeSync(write && typeof data !== "string" ? this.passthrough.filter(data) : data);
     } catch (error) {
       this.fail(error);
       return;
@@ -344,7 +347,8 @@ export class Screen implements ParseTarget {
    * parsing it all (the skipped lines count as trimmed).
    */
   skipFlood(pieces: readonly Uint8Array[]): { skipped: boolean; pieces: number } | undefined {
-    if (this.alternate || !atRest(this.term)) return undefined;
+    // Bytes held or dropped by the passthrough filter: a skip would parse what follows them first.
+    if (this.alternate || !atRest(this.term) || this.passthrough.busy) return undefined;
     const buffer = this.buffers.normal;
     const start = { x: buffer.cursorX, y: buffer.cursorY, cols: this.cols, rows: this.rows, wraparound: this.term.modes.wraparoundMode };
     const plan = planFloodSkip(pieces, start, this.rows + this.scrollback);

@@ -1,5 +1,6 @@
 // Sequences tmux's parser does not know (CHT, HPR, VPR, DECSTR, selective erase, column scrolls;
-// observe/emulator/unknown-to-tmux.ts) draw nothing in tmux, and nothing in the replica: its screen
+// observe/emulator/unknown-to-tmux.ts), and what tmux's passthrough carries (passthrough.ts), draw
+// nothing in tmux, and nothing in the replica: its screen
 // equals tmux's without a heal, on every version. And a line deleted on a pane with no history yet
 // keeps every line's number: no scroll, no `missed` (xterm counted it as a trimmed line).
 import { randomBytes } from "node:crypto";
@@ -14,12 +15,14 @@ afterEach(async () => {
 });
 
 // printf format: a tab forward, HPR and VPR between moves tmux knows; DECSTR with origin mode and
-// a region set; selective erase; SL, SR, DECIC and DECDC (\047 is the quote).
+// a region set; selective erase; SL, SR, DECIC and DECDC (\047 is the quote); a tmux passthrough.
 const UNKNOWN = [
   "abcdefghij\\r\\033[2I1\\033[3Z2\\033[2aD\\033[1eE",
   "\\033[3;5r\\033[?6h\\033[!p\\033[1;1HO\\033[?6l\\033[r",
   "\\033[6;1Hprot\\033[?2J\\033[?2K",
   "\\033[2;1Hcolumns\\033[2;3H\\033[1 @\\033[1 A\\033[1\\047}\\033[1\\047~",
+  // tmux's passthrough, a cursor move inside (ESC doubled): for the terminal outside, never drawn.
+  "\\033[5;1Hpass\\033Ptmux;\\033\\033[1;1H\\033\\\\thru",
 ].join("");
 
 describe("sequences tmux does not know", () => {
