@@ -113,22 +113,27 @@ export class PaneWatch implements Watch, PublishedWatch {
     });
     this.recovery = new FailureRecovery(paneId, settings.log, () => void this.seeder.retake(undefined));
     this.follower = seams.mover ? new Follower(this, seams.mover) : undefined;
-    this.auditor = new AuditTimer({
-      audit: () =>
-        auditPane({
-          client: this.client,
-          paneId: this.paneId,
-          observer: this.observer,
-          history: settings.scrollback,
-          received: () => this.life.confirmer.received,
-          // A pane beyond the emulator's cap differs from tmux's by design (its answers say so).
-          ready: () => this.seeder.settledLive && !this.observer.capped,
-          settled: () => this.life.confirmer.held === 0,
-          present: () => this.place.present(),
-          healed: (_state, rows) => settings.log(`healed ${this.paneId}: ${rows.length > 0 ? `rows ${rows.join(",")}` : "the cursor"} differed from tmux's screen`),
-          applied: () => this.closeAfterHeal(),
-        }),
-    });
+    this.auditor = new AuditTimer(
+      {
+        alternate: () => this.observerRef?.alternate ?? false,
+        audit: () =>
+          auditPane({
+            client: this.client,
+            paneId: this.paneId,
+            observer: this.observer,
+            history: settings.scrollback,
+            received: () => this.life.confirmer.received,
+            // A pane beyond the emulator's cap differs from tmux's by design (its answers say so).
+            ready: () => this.seeder.settledLive && !this.observer.capped,
+            settled: () => this.life.confirmer.held === 0,
+            present: () => this.place.present(),
+            healed: (_state, rows) => settings.log(`healed ${this.paneId}: ${rows.length > 0 ? `rows ${rows.join(",")}` : "the cursor"} differed from tmux's screen`),
+            applied: () => this.closeAfterHeal(),
+          }),
+      },
+      Date.now,
+      settings.auditIntervalMs,
+    );
     this.bind(client);
   }
 
@@ -352,6 +357,7 @@ export class PaneWatch implements Watch, PublishedWatch {
   /** Notes what a capture found about the pane itself. */
   private took(probe: PaneProbe): void {
     this.place.took(probe.state.cols, probe.state.rows, probe.windowId);
+    if (probe.state.alternate) this.auditor.normalHidden();
     // Its screen was just taken from tmux: closed at once, no last audit to wait for.
     if (probe.dead) this.markClosed(probe.exit, true);
   }

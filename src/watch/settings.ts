@@ -7,6 +7,7 @@ import { DEFAULT_RING_CAPACITY } from "../observe/raw/ring.js";
 import { DEFAULT_SCROLLBACK } from "../observe/emulator/screen.js";
 import { ControlClient, type ControlClientOptions } from "../tmux/client.js";
 import type { TmuxServer } from "../tmux/server.js";
+import { AUDIT_INTERVAL_MS } from "./audit/timer.js";
 import type { ReadPublisher } from "./publisher.js";
 
 /** Control client settings a caller may set (the hub decides server, session and auto-continue). */
@@ -40,6 +41,8 @@ export interface HubOptions {
   retryStreamingMs?: number;
   /** How often a waiting read polls while control mode is unavailable. Default 250 ms. */
   pollIntervalMs?: number;
+  /** At most one audit against tmux's screen per pane this often, resizes aside (audit/timer.ts). Default 2 s. */
+  auditIntervalMs?: number;
   /** Confirm output on a second, `-f no-output` control client (confirm/quiet-client.ts). Default false. */
   quietClient?: boolean;
   /** Confirm output from /proc where it shows the pane's process (confirm/pane-process.ts). Default true. */
@@ -64,6 +67,7 @@ export interface WatchSettings {
   readonly client: ClientSettings;
   readonly startClient: StartClient;
   readonly retryStreamingMs: number;
+  readonly auditIntervalMs: number;
   readonly pollIntervalMs: number;
   readonly quietClient: boolean;
   readonly procCheck: boolean;
@@ -96,6 +100,7 @@ export function resolveSettings(options: HubOptions): WatchSettings {
     client: options.client ?? {},
     startClient: options.startClient ?? ((o) => ControlClient.start(o)),
     retryStreamingMs: options.retryStreamingMs ?? DEFAULT_RETRY_STREAMING_MS,
+    auditIntervalMs: options.auditIntervalMs ?? AUDIT_INTERVAL_MS,
     pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     quietClient: options.quietClient ?? false,
     procCheck: options.procCheck ?? true,

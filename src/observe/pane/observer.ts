@@ -167,6 +167,11 @@ export class PaneObserver {
     return { cols: screen.cols, rows: screen.rows };
   }
 
+  /** Whether the screen shows the alternate buffer, as far as it has parsed. */
+  get alternate(): boolean {
+    return this.replica.screen.alternate;
+  }
+
   /** The pane is larger than panescope emulates: answers say so (screen.capped). */
   get capped(): boolean {
     return this.replica.capped;

@@ -7,6 +7,12 @@
 // rate-limited: a pane that prints a line every 200 ms must not cost a capture every 200 ms. A
 // flood never rests, so it costs nothing. A heal that does not converge (the emulator cannot draw
 // what tmux draws) is not repeated until the pane prints again.
+//
+// A resize under the alternate screen (a resized vim) reflows the normal screen out of sight, and
+// tmux and xterm reflow it differently (tmux 3.2a–3.7c reflow it only on leaving, a line that
+// wraps anew then pushes one more row into history): the resize's audit saw only the alternate
+// screen, so the first rest back on the normal screen is audited at once too, not up to
+// AUDIT_INTERVAL_MS later. A seed under the alternate screen is the same (tmux's saved screen).
 
 export const QUIET_MS = 150;
 /** At most one audit per pane this often, unless a resize asks for one. */
@@ -23,6 +29,8 @@ export type AuditResult =
 export interface AuditActions {
   /** Compare with tmux once, and heal if they differ. */
   audit(): Promise<AuditResult>;
+  /** Whether the replica shows the alternate screen now (default: never). */
+  alternate?(): boolean;
 }
 
 export interface AuditStats {
@@ -42,6 +50,8 @@ export class AuditTimer {
   private dirty = false;
   /** A resize is waiting for its audit: it does not wait for the interval. */
   private urgent = false;
+  /** A resize or seed whose normal screen no audit has seen yet (the alternate screen hid it). */
+  private unseenNormal = false;
   /** The last audit healed: one more look at rest checks that it converged. */
   private verify = false;
   private running = false;
@@ -52,6 +62,7 @@ export class AuditTimer {
   constructor(
     private readonly actions: AuditActions,
     private readonly now: () => number = Date.now,
+    private readonly intervalMs = AUDIT_INTERVAL_MS,
   ) {}
 
   /** The pane printed: an audit is due once it rests. Cheap: called for every output chunk. */
@@ -64,8 +75,14 @@ export class AuditTimer {
     }
   }
 
+  /** A seed under the alternate screen painted the normal one as tmux saved it, maybe at another size. */
+  normalHidden(): void {
+    this.unseenNormal = true;
+  }
+
   /** A resize (reflows may differ): audit as soon as the pane rests. */
   schedule(): void {
+    this.unseenNormal = true;
     this.dirty = true;
     this.urgent = true;
     this.arm(QUIET_MS);
@@ -96,6 +113,15 @@ export class AuditTimer {
     this.timer = undefined;
   }
 
+  private alternate(): boolean {
+    return this.actions.alternate?.() ?? false;
+  }
+
+  /** The normal screen is shown again after a resize or seed that the alternate screen hid. */
+  private normalBack(): boolean {
+    return this.unseenNormal && !this.alternate();
+  }
+
   private arm(ms: number): void {
     if (this.disposed) return;
     if (this.timer) clearTimeout(this.timer);
@@ -112,7 +138,7 @@ export class AuditTimer {
       this.arm(QUIET_MS - Math.min(quietFor, QUIET_MS - 10));
       return;
     }
-    const wait = this.urgent || this.verify ? 0 : this.lastAudit + AUDIT_INTERVAL_MS - now;
+    const wait = this.urgent || this.verify || this.normalBack() ? 0 : this.lastAudit + this.intervalMs - now;
     if (wait > 0) {
       this.arm(wait);
       return;
@@ -135,6 +161,8 @@ export class AuditTimer {
       this.current = undefined;
     }
     if (this.disposed) return;
+    // With no output since, the replica shows the screen the audit compared.
+    if (result !== undefined && result !== "busy" && this.lastOutput < now && !this.alternate()) this.unseenNormal = false;
     if (result === "busy" || this.lastOutput >= now) {
       this.arm(QUIET_MS);
       return;

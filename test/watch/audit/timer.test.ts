@@ -53,6 +53,29 @@ describe("AuditTimer", () => {
     expect(calls()).toBe(2);
   });
 
+  it("a resize the alternate screen hid is audited at the first rest back on the normal screen, not an interval later", async () => {
+    let alternate = true;
+    let calls = 0;
+    const audit = new AuditTimer({ audit: async () => (calls++, "agree"), alternate: () => alternate });
+    audit.schedule();
+    await vi.advanceTimersByTimeAsync(QUIET_MS + 1);
+    expect(calls).toBe(1);
+    // Still in the alternate screen: output waits for the interval as any other.
+    audit.onOutput();
+    await vi.advanceTimersByTimeAsync(QUIET_MS + 1);
+    expect(calls).toBe(1);
+    await vi.advanceTimersByTimeAsync(AUDIT_INTERVAL_MS);
+    expect(calls).toBe(2);
+    alternate = false;
+    audit.onOutput();
+    await vi.advanceTimersByTimeAsync(QUIET_MS + 1);
+    expect(calls).toBe(3);
+    // Seen once on the normal screen: output is back to the interval.
+    audit.onOutput();
+    await vi.advanceTimersByTimeAsync(QUIET_MS + 1);
+    expect(calls).toBe(3);
+  });
+
   it("checks a heal once more, and gives up on one that does not converge until the pane prints", async () => {
     const { audit, calls } = auditor(["healed", "healed", "agree"]);
     audit.onOutput();
