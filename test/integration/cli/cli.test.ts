@@ -48,8 +48,10 @@ describe("panescope on the command line", () => {
     expect(demo.exitCode).not.toBe(0);
     expect(demo.stderr).toContain('cannot run "/nonexistent/tmux"');
     const golden = await cli(["golden", join(import.meta.dirname, "../../../golden/tapes/prompt.tape")], { PANESCOPE_TMUX: "/nonexistent/tmux" });
-    expect(golden.exitCode).toBe(1);
-    expect(golden.stdout).toContain('cannot run "/nonexistent/tmux"');
+    // Refused once, before any tape runs: a usage error (2), not a failed test (1).
+    expect(golden.exitCode).toBe(2);
+    expect(golden.stderr).toContain('cannot run "/nonexistent/tmux"');
+    expect(golden.stdout).not.toContain("FAIL");
   });
 
   it("a bare panescope in a terminal prints a one-line hint on stderr and keeps serving", async () => {
