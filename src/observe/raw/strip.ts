@@ -2,10 +2,13 @@
 // tmux cuts output anywhere (mid escape, mid UTF-8 character; seen on tmux 3.3a), so the state
 // between chunks is carried in a tiny value that fits in a cursor (≤ 4 bytes encoded).
 //
-// Escape syntax follows the VT500 parser (vt100.net/emu/dec_ansi_parser): C0 controls inside
-// ESC/CSI are executed (so a `\n` there still counts), CAN/SUB abort, ESC restarts, strings end at
-// ST (and OSC also at BEL). Kept controls: `\n`, `\t`, `\r`; `\r\n` (and `\r\r…\n`, and a `\r`
-// followed by escapes then `\n`) becomes `\n`, so a `\r` that reaches the text is a real overwrite.
+// Escape syntax is tmux's (input.c, the same tables 3.2a–3.7c), since tmux decides what a pane shows:
+// C0 controls inside ESC/CSI are executed (so a `\n` there still counts), bytes ≥ 0x80 there are
+// ignored, CAN/SUB abort, ESC restarts, strings end at ST (OSC also at BEL), `ESC k` is a string
+// (screen's window name), and a DCS ends only at `ESC \` (tmux's passthrough doubles the ESCs
+// inside: ESC then anything else, CAN and SUB are its data). Kept controls: `\n`, `\t`, `\r`;
+// `\r\n` (and `\r\r…\n`, and a `\r` followed by escapes then `\n`) becomes `\n`, so a `\r` that
+// reaches the text is a real overwrite.
 // A trailing `\r` is held in the state until the next byte shows whether a `\n` follows.
 // Decoded C1 controls (U+0080–U+009F) are dropped; invalid UTF-8 becomes U+FFFD as TextDecoder does.
 
@@ -18,8 +21,13 @@ export type StripMode =
   | "csi" // ESC [ … until a final byte 0x40–0x7E
   | "osc" // ESC ] … until BEL or ST
   | "osc-escape" // ESC seen inside an OSC: `\` ends it, anything else starts a new escape
-  | "string" // DCS / SOS / PM / APC … until ST
-  | "string-escape";
+  | "string" // SOS / PM / APC / `ESC k`, or a DCS tmux ignores (bad parameters) … until ST
+  | "string-escape"
+  | "dcs-enter" // ESC P before its parameters
+  | "dcs-parameter"
+  | "dcs-intermediate"
+  | "dcs-data" // after the DCS's final byte, until ESC \
+  | "dcs-escape";
 
 export interface StripState {
   readonly mode: StripMode;
@@ -40,6 +48,11 @@ const MODES: readonly StripMode[] = [
   "osc-escape",
   "string",
   "string-escape",
+  "dcs-enter",
+  "dcs-parameter",
+  "dcs-intermediate",
+  "dcs-data",
+  "dcs-escape",
 ];
 const GROUND = 0;
 const ESCAPE = 1;
@@ -49,6 +62,11 @@ const OSC = 4;
 const OSC_ESCAPE = 5;
 const STRING = 6;
 const STRING_ESCAPE = 7;
+const DCS_ENTER = 8;
+const DCS_PARAMETER = 9;
+const DCS_INTERMEDIATE = 10;
+const DCS_DATA = 11;
+const DCS_ESCAPE = 12;
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 let scratch: Uint8Array = new Uint8Array(64 * 1024);
@@ -181,19 +199,16 @@ export function stripEscapes(bytes: Uint8Array, state: StripState): { text: stri
     }
 
     // Escape and string modes.
-    if (b === 0x18 || b === 0x1a) {
-      mode = GROUND; // CAN / SUB abort any sequence
+    if ((b === 0x18 || b === 0x1a) && mode < DCS_DATA) {
+      mode = GROUND; // CAN / SUB abort any sequence but a DCS's data
       continue;
     }
     switch (mode) {
       case ESCAPE:
       case ESCAPE_INTERMEDIATE:
       case CSI:
-        if (b >= 0x80) {
-          mode = GROUND; // not part of any sequence: end it and read the byte as text
-          i--;
-        } else if (b === 0x7f) {
-          // DEL is ignored inside sequences
+        if (b >= 0x7f) {
+          // DEL and bytes ≥ 0x80 (8-bit C1, UTF-8) are ignored inside sequences, as tmux does
         } else if (mode === CSI) {
           if (b >= 0x40) mode = GROUND;
         } else if (b <= 0x2f) {
@@ -202,7 +217,8 @@ export function stripEscapes(bytes: Uint8Array, state: StripState): { text: stri
           mode = GROUND;
         } else if (b === 0x5b) mode = CSI;
         else if (b === 0x5d) mode = OSC;
-        else if (b === 0x50 || b === 0x58 || b === 0x5e || b === 0x5f) mode = STRING;
+        else if (b === 0x50) mode = DCS_ENTER;
+        else if (b === 0x58 || b === 0x5e || b === 0x5f || b === 0x6b) mode = STRING;
         else mode = GROUND; // two-byte sequence: ESC 7, ESC =, ESC M, …
         break;
       case OSC:
@@ -211,6 +227,17 @@ export function stripEscapes(bytes: Uint8Array, state: StripState): { text: stri
         break;
       case STRING:
         if (b === 0x1b) mode = STRING_ESCAPE;
+        break;
+      case DCS_ENTER:
+      case DCS_PARAMETER:
+      case DCS_INTERMEDIATE:
+        mode = dcsEntered(mode, b);
+        break;
+      case DCS_DATA:
+        if (b === 0x1b) mode = DCS_ESCAPE;
+        break;
+      case DCS_ESCAPE:
+        mode = b === 0x5c ? GROUND : DCS_DATA; // ESC ESC is a passthrough's literal ESC
         break;
       default: // OSC_ESCAPE, STRING_ESCAPE
         if (b === 0x5c) mode = GROUND;
@@ -227,12 +254,26 @@ export function stripEscapes(bytes: Uint8Array, state: StripState): { text: stri
   return { text, state: { mode: MODES[mode] ?? "ground", cr, utf8 } };
 }
 
-/** Serialises a state into 1–4 bytes: [mode | cr << 3 | utf8 count << 4, …utf8 bytes]. */
+/** The mode after byte `b` of a DCS's parameters and intermediates (tmux: dcs_enter, _parameter, _intermediate). */
+function dcsEntered(mode: number, b: number): number {
+  if (b === 0x1b) return ESCAPE;
+  if (b < 0x20 || b >= 0x7f) return mode; // ignored
+  if (b >= 0x40) return DCS_DATA; // the final byte
+  if (b <= 0x2f) return DCS_INTERMEDIATE;
+  // Parameters; a `:`, a private marker after the first byte or a parameter after an intermediate: ignored to ST.
+  if (b === 0x3a || mode === DCS_INTERMEDIATE || (b >= 0x3c && mode === DCS_PARAMETER)) return STRING;
+  return DCS_PARAMETER;
+}
+
+/**
+ * Serialises a state into 1–4 bytes: [mode & 7 | cr << 3 | utf8 count << 4 | (mode & 8) << 3, …utf8 bytes].
+ * The DCS modes (8–12) came later: they take bit 6, so cursors of the 8 first modes read as before.
+ */
 export function encodeStripState(state: StripState): Uint8Array {
   const mode = MODES.indexOf(state.mode);
   if (mode < 0 || state.utf8.length > 3) throw new PanescopeError("internal", "invalid strip state");
   const out = new Uint8Array(1 + state.utf8.length);
-  out[0] = mode | (state.cr ? 0x08 : 0) | (state.utf8.length << 4);
+  out[0] = (mode & 0x07) | (state.cr ? 0x08 : 0) | (state.utf8.length << 4) | ((mode & 0x08) << 3);
   out.set(state.utf8, 1);
   return out;
 }
@@ -242,9 +283,9 @@ export function decodeStripState(bytes: Uint8Array): StripState {
   const head = bytes[0];
   const bad = (why: string) => new PanescopeError("bad-input", `invalid strip state: ${why}`);
   if (head === undefined) throw bad("empty");
-  const mode = MODES[head & 0x07];
+  const mode = MODES[(head & 0x07) | ((head & 0x40) >> 3)];
   const count = (head >> 4) & 0x03;
-  if (mode === undefined || head & 0xc0) throw bad("unknown flags");
+  if (mode === undefined || head & 0x80) throw bad("unknown flags");
   if (bytes.length !== 1 + count) throw bad("wrong length");
   const utf8 = Array.from(bytes.subarray(1));
   if (count > 0) {

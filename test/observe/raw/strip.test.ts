@@ -8,6 +8,7 @@ import {
   stripEscapes,
   type StripState,
 } from "../../../src/observe/raw/strip.js";
+import { tmuxPrinted } from "../../support/tmux-input.js";
 
 const SEED = Number(process.env.FC_SEED ?? 7_341_901);
 const bytesOf = (text: string) => new TextEncoder().encode(text);
@@ -70,7 +71,7 @@ const STREAMS: Record<string, Uint8Array> = {
     "\r\x1b[K\r\ndone\r\r\n\r\x1b[2K\x1b[1Gspinner |\x08/\x08-\x08\\\x07\r\n",
   ),
   "aborted and nested sequences": concat(
-    "a\x1b[12\x18b\x1b]0;t\x1ac\x1b[1\x1b[31md\x1b]0;x\x1b[32me\x1bPq\x1b\x1b]0;y\x07f",
+    "a\x1b[12\x18b\x1b]0;t\x1ac\x1b[1\x1b[31md\x1b]0;x\x1b[32me\x1bPq\x1b\x1b]0;y\x07\x18z\x1b\\f",
     "\x1b[1\n2mg\x1b\x7f[1mh\x1b#8i\x1b%Gj\x1b[?2004hk\x1b[>4;2ml\x00\x05\x7fm\r\n",
   ),
 };
@@ -109,9 +110,48 @@ describe("stripEscapes", () => {
     expect(strip("over", first.state).text).toBe("\rover");
   });
 
-  it("executes controls inside CSI, aborts on CAN/SUB and restarts on ESC", () => {
+  it("executes controls inside CSI, aborts on CAN/SUB and restarts on ESC (not in a DCS's data)", () => {
     expect(strip(STREAMS["aborted and nested sequences"] ?? new Uint8Array()).text).toBe(
       "abcdef\nghijklm\n",
+    );
+  });
+
+  // Each expectation is what tmux 3.2a, 3.3a and 3.7c showed for the same bytes (capture-pane -p).
+  it("reads a DCS to its ESC \\ as tmux does: a passthrough's doubled ESCs, CAN and SUB are its data", () => {
+    expect(strip("a\x1bPtmux;\x1b\x1b[1mhidden\x1b\\b").text).toBe("ab");
+    expect(strip("a\x1bPtmux;\x1b\x1b]52;c;aGk=\x1b\x1b\\\x1b\\b").text).toBe("ab");
+    expect(strip("a\x1bPq#0\x18hidden\x1b\\b\x1bPq\x1b[0mhidden\x1b\\c").text).toBe("abc");
+  });
+
+  it("removes screen's window name, ESC k … ESC \\, which tmux reads as a string", () => {
+    expect(strip("a\x1bkmy-window\x1b\\b").text).toBe("ab");
+  });
+
+  it("ignores bytes ≥ 0x80 inside ESC and CSI, as tmux does, instead of printing them", () => {
+    expect(strip(concat("a\x1b[1", [0xc3, 0xbc], "2mb")).text).toBe("ab");
+    expect(strip("\x1b[漢字abc").text).toBe("bc");
+  });
+
+  it("prints what tmux's parser prints, however the bytes are cut and with the state through a cursor", () => {
+    const tokens = ["a", "xyz ", "\n", "\r", "\r\n", "\t", "\b", "\x07", "\x7f", "\x00", "\x0b", "\x18", "\x1a", "\x1b", "\x1b[", "\x1b]",
+      "\x1bP", "\x1bX", "\x1b^", "\x1b_", "\x1bk", "\x1b\\", "\x1b(", "tmux;", "1;2", ":", "<", "?", "$", " ", "m", "q", "@", "漢", "😀",
+      [0xe6], [0x97], [0xf0, 0x9f], [0x80], [0x9b], [0x9c], [0xc2, 0x85], [0xff], [0xed, 0xa0, 0x80], [0xc0, 0x80], [0xef, 0xbf, 0xbe]]
+      .map((token) => concat(token));
+    const stream = fc.array(fc.constantFrom(...tokens), { maxLength: 40 }).map((parts) => concat(...parts.map((part) => [...part]), "."));
+    fc.assert(
+      fc.property(stream, fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 50, maxLength: 50 }), (bytes, steps) => {
+        let state = initialStripState;
+        let text = "";
+        for (let at = 0, k = 0; at < bytes.length; k++) {
+          const step = steps[k % steps.length] ?? 1;
+          const result = strip(bytes.subarray(at, at + step), state);
+          text += result.text;
+          state = decodeStripState(encodeStripState(result.state));
+          at += step;
+        }
+        expect(text).toBe(tmuxPrinted(bytes));
+      }),
+      { seed: SEED, numRuns: 3000 },
     );
   });
 
@@ -199,7 +239,8 @@ describe("strip state encoding", () => {
         for (let third = 0x80; third <= 0xbf; third++) prefixes.push([lead, second, third]);
       }
     }
-    const modeInputs = ["", "\x1b", "\x1b(", "\x1b[1", "\x1b]0;t", "\x1b]0;t\x1b", "\x1bPq", "\x1bPq\x1b"];
+    const modeInputs = ["", "\x1b", "\x1b(", "\x1b[1", "\x1b]0;t", "\x1b]0;t\x1b", "\x1b_g", "\x1b_g\x1b"];
+    modeInputs.push("\x1bP", "\x1bP1", "\x1bP$", "\x1bPq", "\x1bPq\x1b");
     const states: StripState[] = [];
     for (const cr of ["", "\r"]) {
       for (const input of modeInputs) states.push(strip(cr + input).state);
@@ -210,9 +251,9 @@ describe("strip state encoding", () => {
 
   it("round-trips every reachable state in at most 5 bytes", () => {
     const states = reachableStates();
-    expect(new Set(states.map((state) => state.mode)).size).toBe(8);
-    // 8 modes + UTF-8 prefixes: 51 leads, 960 3-byte and 256 4-byte second bytes, 256 × 64 third bytes.
-    expect(states.length).toBe(2 * (8 + 51 + 960 + 256 + 256 * 64));
+    expect(new Set(states.map((state) => state.mode)).size).toBe(13);
+    // 13 modes + UTF-8 prefixes: 51 leads, 960 3-byte and 256 4-byte second bytes, 256 × 64 third bytes.
+    expect(states.length).toBe(2 * (13 + 51 + 960 + 256 + 256 * 64));
     expect(new Set(states.map((state) => Buffer.from(encodeStripState(state)).toString("hex"))).size).toBe(states.length);
     for (const state of states) {
       const encoded = encodeStripState(state);
@@ -220,6 +261,12 @@ describe("strip state encoding", () => {
       const decoded = decodeStripState(encoded);
       if (JSON.stringify(decoded) !== JSON.stringify(state)) expect(decoded).toEqual(state);
     }
+  });
+
+  it("reads a cursor's state from before the DCS modes as it was written", () => {
+    // Mode in bits 0–2, a held CR in bit 3: what every cursor carried before the DCS modes took bit 6.
+    expect(decodeStripState(Uint8Array.of(0x06 | 0x08))).toEqual({ mode: "string", cr: true, utf8: [] });
+    expect(encodeStripState({ mode: "dcs-data", cr: false, utf8: [] })).toEqual(Uint8Array.of(0x43));
   });
 
   it("rejects every byte string that no state encodes to", () => {
