@@ -1,5 +1,5 @@
 // Sequences tmux's parser does not know (CHT, HPR, VPR, DECSTR, selective erase, column scrolls;
-// observe/emulator/unknown-to-tmux.ts), and what tmux's passthrough carries (passthrough.ts), draw
+// observe/emulator/unknown-to-tmux.ts), what tmux's passthrough carries and a window name (passthrough.ts), draw
 // nothing in tmux, and nothing in the replica: its screen
 // equals tmux's without a heal, on every version. And a line deleted on a pane with no history yet
 // keeps every line's number: no scroll, no `missed` (xterm counted it as a trimmed line).
@@ -21,8 +21,9 @@ const UNKNOWN = [
   "\\033[3;5r\\033[?6h\\033[!p\\033[1;1HO\\033[?6l\\033[r",
   "\\033[6;1Hprot\\033[?2J\\033[?2K",
   "\\033[2;1Hcolumns\\033[2;3H\\033[1 @\\033[1 A\\033[1\\047}\\033[1\\047~",
-  // tmux's passthrough, a cursor move inside (ESC doubled): for the terminal outside, never drawn.
-  "\\033[5;1Hpass\\033Ptmux;\\033\\033[1;1H\\033\\\\thru",
+  // tmux's passthrough, a cursor move inside (ESC doubled): for the terminal outside, never drawn;
+  // then screen's window name (ESC k), which tmux reads and never draws.
+  "\\033[5;1Hpass\\033Ptmux;\\033\\033[1;1H\\033\\\\thru\\033kwin\\033\\\\!",
 ].join("");
 
 describe("sequences tmux does not know", () => {

@@ -1,6 +1,7 @@
-// tmux's passthrough (`ESC P tmux; … ESC \`, ESCs inside doubled) kept from the replica's parser,
-// as tmux keeps it from its screen: whole, cut anywhere between writes (seeded property), beside
-// DCS strings that are not one, and in a screen, where the sequence inside it used to act.
+// tmux's passthrough (`ESC P tmux; … ESC \`, ESCs inside doubled) and screen's window name (`ESC k`)
+// kept from the replica's parser, as tmux keeps them from its screen: whole, cut anywhere between
+// writes (seeded property), beside DCS strings that are not one, and in a screen, where the
+// sequence inside used to act and the name was printed.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PassthroughFilter } from "../../../src/observe/emulator/passthrough.js";
@@ -9,20 +10,14 @@ import { Screen } from "../../../src/observe/emulator/screen.js";
 const bytes = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, "latin1"));
 const text = (data: Uint8Array): string => Buffer.from(data).toString("latin1");
 
-/** Pieces of output: each either kept by the filter or a passthrough it drops. */
-const PIECES: ReadonlyArray<{ text: string; kept: boolean }> = [
-  { text: "plain text ", kept: true },
-  { text: "\x1b[1;31mred\x1b[0m", kept: true },
-  { text: "\x1bPtmux;\x1b\x1b[31m\x1b\\", kept: false },
-  { text: "\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\", kept: false },
-  { text: "\x1bPtmux;\x1b\x1b_Gf=100;AAAA\x1b\x1b\\\x1b\\", kept: false },
-  { text: "\x1bPtmux;\x1bx\x1b\x1b\x1b\\", kept: false },
-  { text: "\x1bP1$r0m\x1b\\", kept: true },
-  { text: "\x1bPtmux", kept: true },
-  { text: "\x1bPt", kept: true },
-  { text: "\x1b", kept: true },
-  { text: "\x1bP", kept: true },
-  { text: "é\n", kept: true },
+/** Pieces of output, and what the filter passes on of each. */
+const PIECES: ReadonlyArray<{ text: string; out: string }> = [
+  ...["plain text ", "\x1b[1;31mred\x1b[0m", "\x1bP1$r0m\x1b\\", "\x1bPtmux", "\x1bPt", "\x1b", "\x1bP", "é\n"].map((text) => ({ text, out: text })),
+  ...["\x1bPtmux;\x1b\x1b[31m\x1b\\", "\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\", "\x1bPtmux;\x1b\x1b_Gf=100;AAAA\x1b\x1b\\\x1b\\", "\x1bPtmux;\x1bx\x1b\x1b\x1b\\"].map((text) => ({ text, out: "" })),
+  // A window name ends at the next ESC (or CAN, SUB), which goes on: `ESC \` to xterm is nothing.
+  { text: "\x1bk~/src\x1b\\", out: "\x1b\\" },
+  { text: "\x1bkname\x18", out: "\x18" },
+  { text: "\x1bkname\x1b[0m", out: "\x1b[0m" },
 ];
 
 describe("PassthroughFilter", () => {
@@ -46,9 +41,9 @@ describe("PassthroughFilter", () => {
     const cut = fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 40 });
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), cut, (chosen, cuts) => {
-        const picked = chosen.map((i) => PIECES[i] as { text: string; kept: boolean });
+        const picked = chosen.map((i) => PIECES[i] as { text: string; out: string });
         const all = bytes(picked.map((p) => p.text).join(""));
-        const expected = picked.filter((p) => p.kept).map((p) => p.text).join("");
+        const expected = picked.map((p) => p.out).join("");
         const filter = new PassthroughFilter();
         let out = "";
         for (let at = 0, c = 0; at < all.length; c++) {
@@ -67,9 +62,17 @@ describe("PassthroughFilter", () => {
     );
   });
 
-  it("keeps the sequences inside from the screen: no colour, no cursor move, as tmux draws it", async () => {
+  it("drops a window name (screen's ESC k) up to the ESC that ends it, which goes on", () => {
+    const filter = new PassthroughFilter();
+    expect(text(filter.filter(bytes("$ \x1bk~/sr")))).toBe("$ ");
+    expect(filter.busy).toBe(true);
+    expect(text(filter.filter(bytes("c\x1b\\ls")))).toBe("\x1b\\ls");
+    expect(filter.busy).toBe(false);
+  });
+
+  it("keeps the sequences inside from the screen: no colour, no cursor move, no window name, as tmux draws it", async () => {
     const screen = new Screen({ cols: 20, rows: 4 });
-    screen.write(bytes("a\x1bPtmux;\x1b\x1b[31m\x1b\\b\x1bPtmux;\x1b\x1b[3;5H\x1b\\c"));
+    screen.write(bytes("a\x1bPtmux;\x1b\x1b[31m\x1b\\b\x1bPtmux;\x1b\x1b[3;5H\x1b\\c\x1bk~/src\x1b\\"));
     await screen.flush();
     const snap = screen.snapshot();
     expect(snap.lines[0]).toBe("abc");
