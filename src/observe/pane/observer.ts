@@ -95,7 +95,7 @@ export class PaneObserver {
 
   /** What a view needs before the first publication: its cursors' binding and where its stream starts. */
   publicationStart(): Omit<PublicationStart, "cursors"> {
-    return { identity: this.identity, key: this.key, rawBase: this.raw.base, predecessor: this.predecessor };
+    return { identity: this.identity, key: this.key, rawBase: this.raw.base, ringBytes: this.raw.capacity, predecessor: this.predecessor };
   }
 
   /** The state a read view needs, diffed since `seq` (the last publication's); parses nothing. */

@@ -49,6 +49,8 @@ export interface PublicationStart {
   identity: PaneIdentity;
   key: Uint8Array;
   rawBase: number;
+  /** The observer's ring size: the view's ring evicts what the observer's does (its missed bytes alike). */
+  ringBytes: number;
   predecessor: MissedReason | undefined;
   /** The observer's CursorCount word (shared memory). */
   cursors: Int32Array;

@@ -55,7 +55,7 @@ export class PaneView {
     start: PublicationStart,
   ) {
     this.key = start.key;
-    this.raw = new RawStream(undefined, start.rawBase);
+    this.raw = new RawStream(start.ringBytes, start.rawBase);
     this.cursors = new PaneCursors(start.identity, this.key);
     this.predecessor = start.predecessor;
     this.paneId = start.identity.paneId;

@@ -26,6 +26,11 @@ export class RawStream {
     this.mark = { offset: base, state: initialStripState };
   }
 
+  /** Bytes the ring holds at most: a read view of this stream keeps as many (view.ts). */
+  get capacity(): number {
+    return this.ring.capacity;
+  }
+
   /** Absolute offset after the last byte received. */
   get end(): number {
     return this.base + this.ring.end;

@@ -67,7 +67,9 @@ const LIMITS: ReadLimits[] = [{}, { maxBytes: 2048 }, { maxLines: 3 }, { maxByte
 /** One seeded run; resolves with how many answers were compared and how each one that differed did. */
 async function run(seed: number): Promise<{ compared: number; refused: number; differ: string[] }> {
   const next = prng(seed);
-  const pane = new PaneObserver({ identity, cols: 30 + Math.floor(next() * 40), rows: 4 + Math.floor(next() * 10), key, scrollback: 50 });
+  // A small ring in half the runs: what it evicts is missed alike by the view (a view's ring was 1 MiB whatever the observer's).
+  const ringBytes = next() < 0.5 ? 4096 : undefined;
+  const pane = new PaneObserver({ identity, cols: 30 + Math.floor(next() * 40), rows: 4 + Math.floor(next() * 10), key, scrollback: 50, ringBytes });
   const mirror = published(pane);
   const cursors: string[] = [(await pane.read()).cursor];
   let compared = 0;
