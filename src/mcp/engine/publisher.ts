@@ -90,6 +90,9 @@ export class PortPublisher implements ReadPublisher {
   }
 
   private mark(outbox: PaneOutbox): void {
+    // A watch's observer says it closed as it is disposed, after its outbox ended: kept here, the
+    // outbox held the observer (screen, ring) for ever, one per eviction.
+    if (!this.published.has(outbox.id)) return;
     this.due.add(outbox);
     this.schedule();
   }
@@ -124,9 +127,9 @@ export class PortPublisher implements ReadPublisher {
     const transfer: ArrayBuffer[] = [];
     const now = performance.timeOrigin + performance.now();
     for (const outbox of outboxes) {
+      this.due.delete(outbox);
       const published = this.published.get(outbox.id);
       if (!published) continue;
-      this.due.delete(outbox);
       const plainUntil = Math.min(published.watch.readVerdict(), now + VERDICT_MS);
       const publication = outbox.take(plainUntil);
       published.sent = performance.now();

@@ -5,6 +5,7 @@ import { MessageChannel, receiveMessageOnPort, type MessagePort as WorkerPort } 
 import { afterEach, describe, expect, it } from "vitest";
 import { PaneObserver } from "../../../src/observe/pane/observer.js";
 import { PortPublisher, SPACING_MS, VERDICT_MS, type EngineNews, type FrontNews } from "../../../src/mcp/engine/publisher.js";
+import { retainedBytes } from "../../support/heap.js";
 
 const key = randomBytes(32);
 const observer = (paneId: string): PaneObserver =>
@@ -123,5 +124,25 @@ describe("PortPublisher", () => {
     const news = taken(port1);
     expect(news.flatMap((n) => n.publications)).toEqual([]);
     expect(news.flatMap((n) => n.ended)).toEqual([id]);
+  });
+
+  it("keeps nothing of a watch that ended, though its observer says it closed as it is disposed", async () => {
+    const { port1, port2 } = new MessageChannel();
+    const publisher = new PortPublisher(port2);
+    close = () => publisher.close();
+    // As PaneWatch.dispose does on eviction: stop publishing, then dispose the observer (which closes it).
+    const ended = (): WeakRef<PaneObserver> => {
+      const pane = observer("%1");
+      const stop = publisher.add(pane, { readVerdict: () => Infinity, used: () => undefined });
+      stop();
+      pane.dispose();
+      return new WeakRef(pane);
+    };
+    const gone = ended();
+    await until(SPACING_MS + 5);
+    await turn();
+    taken(port1);
+    retainedBytes(); // a full collection
+    expect(gone.deref()).toBeUndefined();
   });
 });
