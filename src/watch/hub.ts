@@ -249,8 +249,13 @@ export class Hub {
         if (this.watches.get(paneId) === pending) this.watches.delete(paneId);
       },
     );
-    this.sweepTimer ??= setInterval(() => this.sweep(), 30_000).unref();
+    this.sweepTimer ??= this.sweeping();
     return pending;
+  }
+
+  /** Made outside start(): a closure there would share its context, and keep the first watch for ever. */
+  private sweeping(): ReturnType<typeof setInterval> {
+    return setInterval(() => this.sweep(), 30_000).unref();
   }
 
   private retire(paneId: string, entry: Entry, reason: MissedReason): void {

@@ -332,13 +332,12 @@ export class PaneWatch implements Watch, PublishedWatch {
 
   private bind(client: ControlClient): void {
     const off = client.on((event) => this.onEvent(event));
-    let bound = true;
     // The process may end without a %exit line (server killed): find out where the pane is.
-    void client.exited.then(() => {
-      if (bound && !this.disposed) this.displaced();
+    const offExit = onExit(client, () => {
+      if (!this.disposed) this.displaced();
     });
     this.unbind = () => {
-      bound = false;
+      offExit();
       off();
     };
   }
@@ -409,4 +408,18 @@ export class PaneWatch implements Watch, PublishedWatch {
     else if (news?.kind === "respawned") this.life.markRespawned();
     else if (news?.kind === "ended") this.markClosed(news.exit);
   }
+}
+
+/**
+ * Calls `react` when the client's process ends, unless the function returned was called first. The
+ * reaction stays on the client's promise until then, so it holds only a slot here, never the
+ * watch: a session's client outlived every watch evicted from it, each with its screen and ring
+ * (its closure in bind() shared a context that held `this`).
+ */
+function onExit(client: ControlClient, react: () => void): () => void {
+  let slot: (() => void) | undefined = react;
+  void client.exited.then(() => slot?.());
+  return () => {
+    slot = undefined;
+  };
 }

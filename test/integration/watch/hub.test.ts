@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Delta } from "../../../src/observe/read/delta.js";
 import { Hub } from "../../../src/watch/hub.js";
+import { retainedBytes } from "../../support/heap.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 
 const hubs: Hub[] = [];
@@ -191,6 +192,26 @@ describe("Hub", () => {
     expect(again).toMatchObject({ paneId: a, first: true, missed: true, reason: "evicted" });
     const next = await hub.capture({ cursor: again.cursor });
     expect(next).toMatchObject({ first: false, missed: false });
+  });
+
+  it("a pane retired over the cap is let go, though its session's control client lives on for another pane", async () => {
+    const test = await startServer({ cols: 40, rows: 5, command: "sh" });
+    await test.run(["split-window", "-t", test.session, "sh"]);
+    const [a = "", b = ""] = await test.run(["list-panes", "-t", test.session, "-F", "#{pane_id}"]);
+    const hub = hubFor(test, { maxPanes: 1, recentMs: 0 });
+    // In a function: the test holds only a weak reference to a's observer (its screen and ring).
+    const watchA = async (): Promise<WeakRef<object>> => {
+      await hub.capture({ paneId: a });
+      return new WeakRef(await hub.observer(a));
+    };
+    const observerA = await watchA();
+    await hub.capture({ paneId: b }); // a is retired; the session's client stays, watching b
+    expect(hub.watching.map((w) => w.paneId)).toEqual([b]);
+    await new Promise((resolve) => setImmediate(resolve));
+    retainedBytes(); // a full collection
+    // Held before by its reaction to the client's exit (until the client exited) and, as the first
+    // watch started, by the hub's sweep timer.
+    expect(observerA.deref()).toBeUndefined();
   });
 
   it("a pane being recorded (its observer tapped) is not retired over the cap: the next least recently read one is", async () => {
