@@ -67,13 +67,6 @@ export class PassthroughFilter {
     return joinBytes(kept);
   }
 
-  /** Forgets what was under way (the screen starts over from tmux's). */
-  reset(): void {
-    this.inside = undefined;
-    this.escaped = false;
-    this.held = undefined;
-  }
-
   /** Drops passthrough bytes from `at`; returns where the output after its `ESC \` begins. */
   private skipPassthrough(bytes: Uint8Array, at: number): number {
     for (let i = at; i < bytes.length; i++) {
