@@ -9,7 +9,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { StdioTransport } from "../mcp/stdio-transport.js";
 import { END, HELLO, NEEDS_HELLO, PROTOCOL, type Hello, type Welcome } from "../shell/protocol.js";
 import { canonicalPaneId } from "../tmux/pane-id.js";
-import type { ReaderCursors } from "./readers.js";
+import type { Loss, ReaderCursors } from "./readers.js";
 
 export interface ConnectionHost {
   welcome(): Welcome;
@@ -87,8 +87,8 @@ export class ReaderGate implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   started = false;
-  /** Request id → the pane whose cursor its answer carries, and whether the reader's was let go. */
-  private readonly tracked = new Map<string | number, { pane: string; forgotten: boolean }>();
+  /** Request id → the pane whose cursor its answer carries, and why the reader's was lost, if it was. */
+  private readonly tracked = new Map<string | number, { pane: string; loss: Loss | undefined }>();
   /** The client went away: no answer can reach it, so none may move its reader's cursors. */
   private gone = false;
 
@@ -125,7 +125,7 @@ export class ReaderGate implements Transport {
     const asked = answer.id === undefined || answer.method !== undefined ? undefined : this.tracked.get(answer.id);
     if (asked !== undefined && answer.id !== undefined && this.reader !== undefined) {
       this.tracked.delete(answer.id);
-      if (asked.forgotten) answer = toldForgotten(answer);
+      if (asked.loss !== undefined) answer = toldForgotten(answer, asked.loss);
       this.keep(this.reader, asked.pane, answer.result);
     }
     return this.inner.send(answer);
@@ -144,7 +144,7 @@ export class ReaderGate implements Transport {
     if (args.cursor !== undefined || args.cursors !== undefined || args.paneIds !== undefined) return message;
     const pane = canonicalPaneId(args.paneId);
     const stored = this.readers.get(this.reader, pane);
-    this.tracked.set(message.id, { pane, forgotten: stored === undefined && this.readers.wasForgotten(this.reader, pane) });
+    this.tracked.set(message.id, { pane, loss: stored === undefined ? this.readers.loss(this.reader, pane) : undefined });
     if (stored === undefined) return message;
     return { ...message, params: { ...params, arguments: { ...args, cursor: stored } } } as Message;
   }
@@ -163,14 +163,19 @@ export class ReaderGate implements Transport {
   }
 }
 
-/** What the answer to a reader whose cursor the bound let go (readers.ts) says of it. */
-const FORGOTTEN = "missed: forgotten (the daemon let this reader's cursor of the pane go: more reader × pane cursors than it keeps were used since): from the screen now";
+/** What the answer to a reader whose cursor was let go or lost (readers.ts) says of it. */
+const FORGOTTEN: Record<Loss, string> = {
+  bound: "missed: forgotten (the daemon let this reader's cursor of the pane go: more reader × pane cursors than it keeps were used since): from the screen now",
+  unread: "missed: forgotten (the daemon could not read this reader's saved cursor of the pane back: its log says why): from the screen now",
+  unsure:
+    "missed: forgotten (the daemon could not read its saved cursors back, its log says why, and cannot tell whether this reader read the pane before: if it did, what came since is lost): from the screen now",
+};
 
 /**
- * The answer to a reader whose kept cursor the bound let go: it starts from the screen, as a new
+ * The answer to a reader whose kept cursor was let go or lost: it starts from the screen, as a new
  * reader's first read does, so it says it missed what came since (never silently from scratch).
  */
-function toldForgotten(answer: Message): Message {
+function toldForgotten(answer: Message, loss: Loss): Message {
   const result = answer.result;
   if (result === undefined || result.isError === true) return answer;
   const structured = result.structuredContent as Record<string, unknown> | undefined;
@@ -179,7 +184,7 @@ function toldForgotten(answer: Message): Message {
   const flagged = delta !== undefined && delta.missed === false ? { ...delta, missed: true, reason: "forgotten" } : delta;
   const content = Array.isArray(result.content) ? (result.content as Array<{ type?: string; text?: string }>) : [];
   const [first, ...rest] = content;
-  const told = first?.type === "text" ? [{ ...first, text: `${FORGOTTEN}\n${first.text ?? ""}` }, ...rest] : [{ type: "text", text: FORGOTTEN }, ...content];
+  const told = first?.type === "text" ? [{ ...first, text: `${FORGOTTEN[loss]}\n${first.text ?? ""}` }, ...rest] : [{ type: "text", text: FORGOTTEN[loss] }, ...content];
   const newStructured = structured === undefined ? undefined : nested !== undefined ? { ...structured, delta: flagged } : flagged;
   return { ...answer, result: { ...result, content: told, ...(newStructured === undefined ? {} : { structuredContent: newStructured }) } } as Message;
 }

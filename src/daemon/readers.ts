@@ -9,8 +9,14 @@
 // whole through a rename cost every read 0.2–2 ms on ext4 (a rename over a file makes ext4 flush it,
 // auto_da_alloc), an append a few microseconds. It is rewritten whole (atomically) once it holds
 // COMPACT_SLACK lines more than twice its entries; a last line torn by a kill is skipped on load.
-// Its first line names the tmux server (`{"tmuxServer":PATH}`, skipped on load as any line that is
-// not an entry): the file outlives its daemon, and its name is only a hash.
+// Its first line names the tmux server (`{"tmuxServer":PATH}`, skipped on load as any object line):
+// the file outlives its daemon, and its name is only a hash. A file that cannot be read, or a line
+// damaged otherwise (not JSON, not an entry, NUL bytes), loses cursors: never silently (Loss). The
+// good lines are kept; a damaged line's reader × pane, when its key can still be read, is told
+// `missed: forgotten`; when the loss cannot be pinned to readers, each reader's first read of each
+// pane from this daemon is (unsure): a daemon cannot tell a new reader from one whose cursor was
+// lost, so it says it may have missed output rather than stay silent. The damage stays in the file
+// until its next compaction: each daemon that loads it until then says so too.
 import { appendFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 
 /**
@@ -29,11 +35,34 @@ export const COMPACT_SLACK = 1024;
 /** A journal line: `[key, cursor]` sets a cursor, `[key]` forgets it, `[key, ""]` marks it let go by the bound. */
 type Line = [string, string] | [string];
 
+/**
+ * Why a reader × pane has no cursor kept though it may have had one: `bound` let go over MAX_ENTRIES;
+ * `unread` its journal line was damaged; `unsure` the journal could not be (all) read and named no
+ * one, so any reader's first read of a pane may be a lost one's.
+ */
+export type Loss = "bound" | "unread" | "unsure";
+
+/** What a journal's load could not restore. */
+interface Damage {
+  lines: number;
+  /** Keys named by damaged lines (their state is lost). */
+  keys: number;
+  /** Damaged lines that name no key. */
+  unnamed: number;
+  first: string;
+}
+
 export class ReaderCursors {
   /** `reader\0pane` → cursor, oldest use first. */
   private readonly entries = new Map<string, string>();
-  /** Keys the bound let go, oldest first: their reader's next read is told (wasForgotten). */
-  private readonly forgotten = new Set<string>();
+  /** Keys let go (by the bound, or lost with a damaged line), oldest first: their reader's next read is told (loss). */
+  private readonly forgotten = new Map<string, Exclude<Loss, "unsure">>();
+  /** The journal lost cursors of readers it cannot name: each key's first read is told (loss). */
+  private unsure = false;
+  /** Keys whose reader was told since this store became unsure (a refused cursor is forgotten, then not told again). Bounded. */
+  private readonly settled = new Set<string>();
+  /** A failed save was logged: the next failures are not, until one succeeds. */
+  private saveFailing = false;
   private newest: string | undefined;
   /** Lines in the file now. */
   private lines = 0;
@@ -52,29 +81,74 @@ export class ReaderCursors {
     let text: string;
     try {
       text = readFileSync(file, "utf8");
-    } catch {
-      return; // none yet, or unreadable: every reader starts from the screen, as a first read does
+    } catch (error) {
+      // None yet: every reader is new, and its first read is a first read. Anything else lost them.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      this.unsure = true;
+      warn(
+        `panescope: readers' cursors in ${file} could not be read (${(error as Error).message}): which readers had one is not known, so each reader's first read of each pane from this daemon says missed: forgotten; to end this, make the file readable (chmod 600 ${file}) or remove it`,
+      );
+      return;
     }
     this.empty = text === "";
-    // Torn by a kill mid-append: the next save rewrites the file, not appending to half a line.
-    if (text !== "" && !text.endsWith("\n")) this.lines = Number.POSITIVE_INFINITY;
-    for (const row of text.split("\n")) {
+    const rows = text.split("\n");
+    // Torn by a kill mid-append, before its answer left (save): the reader has the cursor before
+    // it, and the next save rewrites the file, not appending to half a line.
+    const last = rows.pop() ?? "";
+    if (last !== "") {
+      this.lines = Number.POSITIVE_INFINITY;
+      const line = lineOf(last);
+      // Whole (only its newline missing), or not a kill's cut (NULs: the disk's damage): read as any line.
+      if (last.includes("\0") || !(typeof line === "object" && "damaged" in line)) rows.push(last);
+    }
+    const damage: Damage = { lines: 0, keys: 0, unnamed: 0, first: "" };
+    for (const row of rows) {
       const line = lineOf(row);
-      if (line === undefined) continue;
+      if (line === "foreign") continue;
       this.lines++;
-      if (line.length === 1) this.entries.delete(line[0]);
-      else if (line[1] === "") this.letGo(line[0]);
+      if (typeof line === "object" && "damaged" in line) {
+        if (damage.lines++ === 0) damage.first = row;
+        if (line.damaged === undefined) damage.unnamed++;
+        else {
+          damage.keys++;
+          this.letGo(line.damaged, "unread");
+        }
+        continue;
+      }
+      if (line.length === 1) {
+        this.entries.delete(line[0]);
+        this.forgotten.delete(line[0]);
+      } else if (line[1] === "") this.letGo(line[0]);
       else this.remember(line[0], line[1]);
     }
+    if (damage.lines > 0) this.damaged(file, damage);
+  }
+
+  /** One line in the daemon's log: what was lost, who is told, what to do. */
+  private damaged(file: string, damage: Damage): void {
+    this.unsure = damage.unnamed > 0;
+    const shown = damage.first.length > 60 ? `${damage.first.slice(0, 60)}…` : damage.first;
+    const told = [
+      ...(damage.keys > 0 ? [`the readers they name are told missed: forgotten on their next read of that pane`] : []),
+      ...(this.unsure ? [`${damage.unnamed} name no reader, so each reader's first read of each pane from this daemon says missed: forgotten`] : []),
+    ];
+    this.warn(
+      `panescope: ${damage.lines} damaged line(s) in readers' cursors ${file} skipped (the first: ${JSON.stringify(shown)}), the others kept: ${told.join("; ")}; nothing to do unless it recurs (then look at the disk: full, or failing?), the damage is dropped when the file is next compacted`,
+    );
   }
 
   get(reader: string, paneId: string): string | undefined {
     return this.entries.get(keyOf(reader, paneId));
   }
 
-  /** The reader had a cursor of the pane that the bound let go (none kept since). */
-  wasForgotten(reader: string, paneId: string): boolean {
-    return this.forgotten.has(keyOf(reader, paneId));
+  /**
+   * Why the reader holds no cursor of the pane though it may have had one; undefined when it holds
+   * one, or when it never had one (a new reader, whose first read is a first read).
+   */
+  loss(reader: string, paneId: string): Loss | undefined {
+    const key = keyOf(reader, paneId);
+    if (this.entries.has(key)) return undefined;
+    return this.forgotten.get(key) ?? (this.unsure && !this.settled.has(key) ? "unsure" : undefined);
   }
 
   set(reader: string, paneId: string, cursor: string): void {
@@ -87,9 +161,19 @@ export class ReaderCursors {
 
   forget(reader: string, paneId: string): void {
     const key = keyOf(reader, paneId);
+    if (this.unsure) this.settle(key);
     if (!this.entries.delete(key)) return;
     if (key === this.newest) this.newest = undefined;
     this.save([key]);
+  }
+
+  /** The reader of `key` was answered since the store became unsure: its next first read is a first read. */
+  private settle(key: string): void {
+    this.settled.add(key);
+    for (const oldest of this.settled) {
+      if (this.settled.size <= MAX_FORGOTTEN) break;
+      this.settled.delete(oldest);
+    }
   }
 
   private remember(key: string, cursor: string): void {
@@ -103,12 +187,13 @@ export class ReaderCursors {
     }
   }
 
-  /** The bound lets a cursor go: kept as let go (bounded too, oldest first), so its reader is told. */
-  private letGo(key: string): void {
+  /** A cursor let go (by the bound, or lost): kept as let go (bounded too, oldest first), so its reader is told. */
+  private letGo(key: string, why: Exclude<Loss, "unsure"> = "bound"): void {
+    if (this.unsure) this.settle(key);
     this.entries.delete(key);
     this.forgotten.delete(key);
-    this.forgotten.add(key);
-    for (const oldest of this.forgotten) {
+    this.forgotten.set(key, why);
+    for (const oldest of this.forgotten.keys()) {
       if (this.forgotten.size <= MAX_FORGOTTEN) break;
       this.forgotten.delete(oldest);
     }
@@ -122,15 +207,18 @@ export class ReaderCursors {
       appendFileSync(this.file, `${this.empty ? this.header : ""}${JSON.stringify(line)}\n`, { mode: 0o600 });
       this.empty = false;
       this.lines++;
+      this.saveFailing = false;
     } catch (error) {
-      this.warn(`panescope: readers' cursors not saved to ${this.file} (${(error as Error).message}): a restarted daemon starts them over`);
+      // Once per run of failures: a file that cannot be written fails every read's save.
+      if (!this.saveFailing) this.warn(`panescope: readers' cursors not saved to ${this.file} (${(error as Error).message}): a restarted daemon starts them over`);
+      this.saveFailing = true;
     }
   }
 
   /** The journal replaced by one line per entry, atomically (a kill leaves the old or the new). */
   private rewrite(file: string): void {
     const temporary = `${file}.${process.pid}`;
-    const lines = [...[...this.forgotten].map((key) => [key, ""]), ...this.entries].map((line) => `${JSON.stringify(line)}\n`);
+    const lines = [...[...this.forgotten.keys()].map((key) => [key, ""]), ...this.entries].map((line) => `${JSON.stringify(line)}\n`);
     writeFileSync(temporary, this.header + lines.join(""), { mode: 0o600 });
     renameSync(temporary, file);
     this.empty = false;
@@ -142,16 +230,33 @@ function keyOf(reader: string, paneId: string): string {
   return `${reader}\0${paneId}`;
 }
 
-/** A journal line, or undefined for a blank, torn or foreign one. */
-function lineOf(row: string): Line | undefined {
-  if (row === "") return undefined;
+/**
+ * A journal line; "foreign" for a blank one or an object (the header); else damaged, with its key
+ * when that can still be read (a reader name and a pane id, whole, before what is damaged).
+ */
+function lineOf(row: string): Line | "foreign" | { damaged: string | undefined } {
+  if (row === "") return "foreign";
   let value: unknown;
   try {
     value = JSON.parse(row);
   } catch {
+    return { damaged: keyIn(row) };
+  }
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) return "foreign";
+  if (!Array.isArray(value) || typeof value[0] !== "string") return { damaged: undefined };
+  if (value.length === 1) return [value[0]];
+  return value.length === 2 && typeof value[1] === "string" ? [value[0], value[1]] : { damaged: keyIn(row) };
+}
+
+/** The key at the start of a damaged line, if it is there whole and names a reader and a pane. */
+function keyIn(row: string): string | undefined {
+  const quoted = /^\["((?:[^"\\\0]|\\.)*)"[,\]]/.exec(row)?.[1];
+  if (quoted === undefined) return undefined;
+  let key: unknown;
+  try {
+    key = JSON.parse(`"${quoted}"`);
+  } catch {
     return undefined;
   }
-  if (!Array.isArray(value) || typeof value[0] !== "string") return undefined;
-  if (value.length === 1) return [value[0]];
-  return value.length === 2 && typeof value[1] === "string" ? [value[0], value[1]] : undefined;
+  return typeof key === "string" && /^[^\0]+\0%\d+$/.test(key) ? key : undefined;
 }

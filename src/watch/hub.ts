@@ -1,8 +1,9 @@
 // The hub: a registry of one watch per watched pane (watch.ts: streamed or polled, it never asks
 // which), made on first read, replaced when a watch says it no longer answers for its pane (the
-// pane respawned, the server restarted), retired when idle or over the cap; and the read path
-// that answers capture_since from them. Settings are resolved once here (settings.ts).
-import { PanescopeError } from "../errors.js";
+// pane respawned, the server restarted), retired when idle or over the cap (retired.ts: a retired
+// pane that then ended is answered closed, gone.ts); and the read path that answers capture_since
+// from them. Settings are resolved once here (settings.ts).
+import { PanescopeError, isPanescopeError } from "../errors.js";
 import { decodeCursor, otherPane, socketTag, type CursorFields } from "../observe/cursor/codec.js";
 import type { Delta, MissedReason, PaneExit, ReadLimits } from "../observe/read/delta.js";
 import type { PaneObserver } from "../observe/pane/observer.js";
@@ -11,6 +12,8 @@ import { samePane } from "../tmux/pane-id.js";
 import { validatePaneId, type TmuxServer } from "../tmux/server.js";
 import type { AuditStats } from "./audit/timer.js";
 import { QuietClient } from "./confirm/quiet-client.js";
+import { GoneWatch } from "./gone.js";
+import { RetiredPanes } from "./retired.js";
 import type { After } from "./seed/observer.js";
 import { resolveSettings, type HubOptions, type WatchSettings } from "./settings.js";
 import { WatchStarter } from "./starter.js";
@@ -46,8 +49,8 @@ export class Hub {
   private readonly watches = new Map<string, Promise<Entry>>();
   /** The same watches once started, for the sweep. */
   private readonly started = new Map<string, Entry>();
-  /** Where retired observers ended, so a successor continues after them. Bounded. */
-  private readonly retired = new Map<string, After>();
+  /** Where retired observers ended, so a successor continues after them, and whose they were. Bounded. */
+  private readonly retired = new RetiredPanes();
   /** The quiet control client that confirms who wrote each pane's output (confirm/quiet-client.ts). */
   private readonly quiet: QuietClient;
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
@@ -238,7 +241,10 @@ export class Hub {
   }
 
   private start(paneId: string): Promise<Entry> {
-    const pending = this.starter.start(paneId, this.retired.get(paneId)).then((watch): Entry => ({ watch }));
+    const pending = this.starter
+      .start(paneId, this.retired.after(paneId))
+      .catch((error: unknown) => this.gone(paneId, error))
+      .then((watch): Entry => ({ watch }));
     this.watches.set(paneId, pending);
     pending.then(
       (entry) => {
@@ -253,6 +259,20 @@ export class Hub {
     return pending;
   }
 
+  /**
+   * A pane tmux no longer knows that this hub watched before and retired: if the server is the one
+   * it was watched on, the pane ended unwatched, and its reader is told so (closed, and what it
+   * missed: gone.ts) as one of a pane never retired is. Else (another server on the socket, or
+   * never watched) the error stands.
+   */
+  private async gone(paneId: string, error: unknown): Promise<Watch> {
+    const retired = this.retired.get(paneId);
+    if (!isPanescopeError(error, "unknown-pane") || retired === undefined) throw error;
+    const server = await this.server.serverGeneration().catch(() => undefined);
+    if (server?.pid !== retired.identity.serverPid || server.startTime !== retired.identity.serverStart) throw error;
+    return new GoneWatch(paneId, retired, this.settings.key);
+  }
+
   /** Made outside start(): a closure there would share its context, and keep the first watch for ever. */
   private sweeping(): ReturnType<typeof setInterval> {
     return setInterval(() => this.sweep(), 30_000).unref();
@@ -260,10 +280,7 @@ export class Hub {
 
   private retire(paneId: string, entry: Entry, reason: MissedReason): void {
     entry.retired = true;
-    const { observer } = entry.watch;
-    // The successor's offsets and sequences start beyond every cursor this observer issued.
-    this.retired.set(paneId, { offset: observer.offset, seq: observer.sequence, reason });
-    if (this.retired.size > 4096) this.retired.delete(this.retired.keys().next().value ?? "");
+    this.retired.add(paneId, entry.watch.observer, reason);
     if (this.started.get(paneId) === entry) {
       this.watches.delete(paneId);
       this.started.delete(paneId);

@@ -1,10 +1,10 @@
 // The reader gate between a connection and its MCP server: a named reader's cursor tool calls on
 // one pane without a cursor get the reader's last cursor, the cursor of each answer is kept, an
 // explicit cursor is passed through and not kept, a refused stored cursor is forgotten, and a reader
-// whose cursor the bound let go is told so. And the
+// whose cursor the bound let go, or whose saved cursor could not be read back, is told so. And the
 // connection itself: a call sent with the hello, before its answer, is served after a welcome of
 // our protocol and refused (never run) after a hello of another.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,6 +66,42 @@ describe("the reader gate", () => {
     other.g.incoming(call(1, "capture_since", { paneId: "%1" }));
     await other.g.send(answer(1, { ...first, cursor: "m1" }));
     expect((other.sent[0] as unknown as { result: { structuredContent: Record<string, unknown> } }).result.structuredContent).toMatchObject({ missed: false });
+  });
+
+  it("tells a reader whose saved cursor could not be read back that it missed what came since, once; and while unsure which readers lost one, each reader's first read of each pane", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "panescope-gate-lost-"));
+    try {
+      const file = join(scratch, "readers.jsonl");
+      writeFileSync(file, `${JSON.stringify(["me\0%1", "c1"])}\n["you\\u0000%1","c\n`);
+      const first = { first: true, missed: false, rows: [], raw: "" };
+      const textOf = (message: JSONRPCMessage | undefined) => (message as unknown as { result: { content: { text: string }[] } }).result.content[0]?.text;
+      const structuredOf = (message: JSONRPCMessage | undefined) => (message as unknown as { result: { structuredContent: Record<string, unknown> } }).result.structuredContent;
+      const named = new ReaderCursors(file, () => undefined);
+      const you = gate("you", named);
+      you.g.incoming(call(1, "capture_since", { paneId: "%1" }));
+      await you.g.send(answer(1, { ...first, cursor: "y1" }, { content: [{ type: "text", text: "the screen" }] }));
+      expect(structuredOf(you.sent[0])).toMatchObject({ missed: true, reason: "forgotten" });
+      expect(textOf(you.sent[0])).toMatch(/^missed: forgotten \(the daemon could not read this reader's saved cursor of the pane back.*\nthe screen$/);
+      // A reader the journal never named is new: not told (the damage named its reader).
+      const fresh = gate("new", named);
+      fresh.g.incoming(call(1, "capture_since", { paneId: "%1" }));
+      await fresh.g.send(answer(1, { ...first, cursor: "n1" }));
+      expect(structuredOf(fresh.sent[0])).toMatchObject({ missed: false });
+
+      // A journal that cannot be read at all (a directory): nobody can be told apart.
+      const unsure = gate("anyone", new ReaderCursors(scratch, () => undefined));
+      unsure.g.incoming(call(1, "capture_since", { paneId: "%4" }));
+      await unsure.g.send(answer(1, { ...first, cursor: "a1" }));
+      expect(structuredOf(unsure.sent[0])).toMatchObject({ missed: true, reason: "forgotten" });
+      expect(textOf(unsure.sent[0])).toMatch(/^missed: forgotten \(the daemon could not read its saved cursors back.*cannot tell whether this reader read the pane before/);
+      // Answered once: its next read goes on from its cursor, unflagged.
+      unsure.g.incoming(call(2, "capture_since", { paneId: "%4" }));
+      expect(argsOf(unsure.received[1])).toEqual({ paneId: "%4", cursor: "a1" });
+      await unsure.g.send(answer(2, { first: false, missed: false, rows: [], raw: "", cursor: "a2" }));
+      expect(structuredOf(unsure.sent[1])).toMatchObject({ missed: false });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it("passes an explicit cursor through and keeps nothing from its answer", async () => {

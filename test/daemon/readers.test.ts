@@ -1,6 +1,7 @@
 // Named readers' cursors: kept per reader and pane, written through to a journal a new daemon reads
 // (nothing written when nothing moved, compacted when long, a torn last line skipped), and bounded
-// (the least recently used let go first, and known as let go: its reader is told).
+// (the least recently used let go first, and known as let go: its reader is told). A journal that
+// cannot be read, or a damaged line, is never a silent start over: said once, and its readers told.
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,11 +49,16 @@ describe("readers' cursors", () => {
   it("skip a last line torn by a kill, and land the next cursor on a line of its own", () => {
     const file = join(scratch, "torn.jsonl");
     writeFileSync(file, `${JSON.stringify(["me\0%1", "c1"])}\n["me\\u0000%2","c`);
-    const store = new ReaderCursors(file);
-    expect([store.get("me", "%1"), store.get("me", "%2")]).toEqual(["c1", undefined]);
+    const warned: string[] = [];
+    const store = new ReaderCursors(file, (line) => void warned.push(line));
+    // Cut before its answer left: the reader has no cursor it was not given, and nothing to be told.
+    expect([store.get("me", "%1"), store.get("me", "%2"), store.loss("me", "%2"), store.loss("new", "%2"), warned]).toEqual(["c1", undefined, undefined, undefined, []]);
     store.set("me", "%3", "c3");
     const again = new ReaderCursors(file);
     expect([again.get("me", "%1"), again.get("me", "%3")]).toEqual(["c1", "c3"]);
+    // A last line whole but for its newline is read.
+    writeFileSync(`${file}.whole`, `${JSON.stringify(["me\0%1", "c1"])}\n${JSON.stringify(["me\0%2", "c2"])}`);
+    expect(new ReaderCursors(`${file}.whole`).get("me", "%2")).toBe("c2");
     appendFileSync(file, "not json\n");
     expect(new ReaderCursors(file).get("me", "%3")).toBe("c3");
   });
@@ -64,21 +70,68 @@ describe("readers' cursors", () => {
     expect(store.get("r0", "%0")).toBeUndefined();
     expect(store.get(`r${MAX_ENTRIES}`, "%0")).toBe(`c${MAX_ENTRIES}`);
     // Let go by the bound, not never read: its reader's next read must say so (a new reader's must not).
-    expect([store.wasForgotten("r0", "%0"), store.wasForgotten("r1", "%0"), store.wasForgotten("new", "%0"), store.wasForgotten("r0", "%1")]).toEqual([true, false, false, false]);
+    expect([store.loss("r0", "%0"), store.loss("r1", "%0"), store.loss("new", "%0"), store.loss("r0", "%1")]).toEqual(["bound", undefined, undefined, undefined]);
     // The journal replayed, and compacted (the let-go key is a line of its own then), say the same.
-    expect(new ReaderCursors(file).wasForgotten("r0", "%0")).toBe(true);
+    expect(new ReaderCursors(file).loss("r0", "%0")).toBe("bound");
     for (let i = 0; i < 2 * MAX_ENTRIES + COMPACT_SLACK; i++) store.set("busy", "%0", `b${i}`);
     expect(readFileSync(file, "utf8")).toContain(`${JSON.stringify(["r0\u0000%0", ""])}\n`);
     const compacted = new ReaderCursors(file);
     // "busy" took a place of its own: r1 was let go for it.
-    expect([compacted.wasForgotten("r0", "%0"), compacted.wasForgotten("r1", "%0"), compacted.get("r2", "%0"), compacted.get("busy", "%0")]).toEqual([true, true, "c2", `b${2 * MAX_ENTRIES + COMPACT_SLACK - 1}`]);
+    expect([compacted.loss("r0", "%0"), compacted.loss("r1", "%0"), compacted.get("r2", "%0"), compacted.get("busy", "%0")]).toEqual(["bound", "bound", "c2", `b${2 * MAX_ENTRIES + COMPACT_SLACK - 1}`]);
     compacted.set("r0", "%0", "again");
-    expect(compacted.wasForgotten("r0", "%0")).toBe(false);
+    expect(compacted.loss("r0", "%0")).toBeUndefined();
   });
 
-  it("start empty from a file that is missing or not theirs", () => {
-    expect(new ReaderCursors(join(scratch, "missing.json")).get("me", "%0")).toBeUndefined();
-    expect(new ReaderCursors(scratch).get("me", "%0")).toBeUndefined();
+  it("start empty and silent from a file that is missing: every reader is new, and its first read is a first read", () => {
+    const warned: string[] = [];
+    const store = new ReaderCursors(join(scratch, "missing.json"), (line) => void warned.push(line));
+    expect([store.get("me", "%0"), store.loss("me", "%0"), warned]).toEqual([undefined, undefined, []]);
+  });
+
+  it("from a file that cannot be read, say so once and tell each reader's first read of each pane that it may have missed output, until it is answered", () => {
+    const warned: string[] = [];
+    // A directory: unreadable as a file for any user, root too (a mode 000 file is not, for root).
+    const store = new ReaderCursors(scratch, (line) => void warned.push(line));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/readers' cursors in .* could not be read \(.*EISDIR.*\): .*missed: forgotten; to end this, make the file readable \(chmod 600 .*\) or remove it$/);
+    expect([store.get("me", "%0"), store.loss("me", "%0"), store.loss("you", "%1")]).toEqual([undefined, "unsure", "unsure"]);
+    store.set("me", "%0", "c1");
+    expect(store.loss("me", "%0")).toBeUndefined();
+    // A refused cursor forgotten: that reader was answered (an error), its next read is a first read.
+    store.forget("me", "%0");
+    expect([store.loss("me", "%0"), store.loss("me", "%1")]).toEqual([undefined, "unsure"]);
+  });
+
+  it("keep the good lines around damaged ones, tell the readers a damaged line names, and become unsure only for damage that names no one", () => {
+    const file = join(scratch, "damaged.jsonl");
+    const line = (key: string, cursor?: string): string => `${JSON.stringify(cursor === undefined ? [key] : [key, cursor])}\n`;
+    // A line cut short in the middle of the file (its key whole), then good lines.
+    writeFileSync(file, `${line("me\0%1", "c1")}["you\\u0000%2","c\n${line("them\0%3", "c3")}`);
+    const warned: string[] = [];
+    const named = new ReaderCursors(file, (text) => void warned.push(text));
+    expect([named.get("me", "%1"), named.get("them", "%3"), named.get("you", "%2")]).toEqual(["c1", "c3", undefined]);
+    expect([named.loss("you", "%2"), named.loss("new", "%2"), named.loss("me", "%1")]).toEqual(["unread", undefined, undefined]);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/^panescope: 1 damaged line\(s\) in readers' cursors .* skipped .*the readers they name are told missed: forgotten/);
+    // Read again: the journal's later line says so to a new store too.
+    named.set("you", "%2", "c2");
+    expect(new ReaderCursors(file).loss("you", "%2")).toBeUndefined();
+    // A block of NULs (a crash's delayed allocation) names no reader: any reader may have lost its cursor.
+    appendFileSync(file, "\0".repeat(40));
+    const unsure: string[] = [];
+    const store = new ReaderCursors(file, (text) => void unsure.push(text));
+    expect([store.get("me", "%1"), store.get("you", "%2"), store.loss("new", "%9")]).toEqual(["c1", "c2", "unsure"]);
+    expect(unsure).toHaveLength(1);
+    expect(unsure[0]).toMatch(/1 name no reader, so each reader's first read of each pane from this daemon says missed: forgotten/);
+  });
+
+  it("save a failure to write in the log once, not on every read", () => {
+    const warned: string[] = [];
+    const store = new ReaderCursors(join(scratch, "no-such-dir", "x.jsonl"), (line) => void warned.push(line));
+    store.set("me", "%1", "c1");
+    store.set("me", "%1", "c2");
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/not saved/);
   });
 
   it("begin a new file with a line naming the tmux server, which a new store reads past, and keep it when compacting", () => {

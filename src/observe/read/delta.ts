@@ -29,7 +29,7 @@ export type MissedReason =
   | "evicted" // panescope stopped watching the pane (idle or over the cap) and started again
   | "moved" // the pane left the session panescope watched it through (or that view was detached or switched): followed, re-taken
   | "not-streaming" // control mode unavailable: answer built from capture-pane polling
-  | "forgotten"; // the shared daemon let a named reader's kept cursor go (over its bound): from the screen
+  | "forgotten"; // the shared daemon no longer holds a named reader's kept cursor (let go over its bound, or its saved file could not be read back): from the screen
 
 /** A program's end as tmux reports it (#{pane_dead_status}, #{pane_dead_signal}). */
 export interface PaneExit {

@@ -2,7 +2,7 @@
 // during a call (over its stale socket), and the tmux server killed under it. What a daemon's start
 // meets without tmux deciding it (its directory, its socket file, its log, a racing start) is in
 // daemon-start.test.ts. Each case has its own server and directories, and kills every daemon it started.
-import { lstatSync } from "node:fs";
+import { lstatSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -74,5 +74,32 @@ describe("the daemon's faults", () => {
     expect(after.exitCode, after.stderr).toBe(0);
     expect(JSON.parse(after.stdout) as Answer).toMatchObject({ missed: true, reason: "server-restarted" });
     expect(place.daemons()).toHaveLength(1);
+  });
+
+  it("a daemon started over a damaged readers' journal says so in its log, keeps the good cursors, and tells the reader whose cursor was lost: missed: forgotten, not a silent start over", async () => {
+    const { place } = await setUp();
+    expect((await place.run(["read", "%0", "--as", "kept"])).exitCode).toBe(0);
+    expect((await place.run(["read", "%0", "--as", "lost"])).exitCode).toBe(0);
+    const [first] = place.daemons();
+    process.kill(first ?? 0, "SIGTERM");
+    await gone(first ?? 0);
+    const dir = join(place.runtime, "panescope");
+    const journal = join(dir, readdirSync(dir).find((file) => file.endsWith(".readers.jsonl")) ?? "no journal");
+    // The line of "lost" cut short in the middle of the file (its key whole), the others as they were.
+    const damaged = readFileSync(journal, "utf8")
+      .split("\n")
+      .map((line) => (line.startsWith('["lost') ? line.slice(0, line.length - 6) : line))
+      .join("\n");
+    expect(damaged).toContain('["lost');
+    writeFileSync(journal, damaged);
+    const lost = await place.run(["read", "%0", "--as", "lost", "--json"]);
+    expect(lost.exitCode, lost.stderr).toBe(0);
+    expect(JSON.parse(lost.stdout) as Answer).toMatchObject({ missed: true, reason: "forgotten" });
+    const kept = await place.run(["read", "%0", "--as", "kept", "--json"]);
+    expect(JSON.parse(kept.stdout) as Answer).toMatchObject({ missed: true, reason: "restarted" });
+    const fresh = await place.run(["read", "%0", "--as", "new", "--json"]);
+    expect(JSON.parse(fresh.stdout) as Answer).toMatchObject({ missed: false });
+    const log = readdirSync(dir).find((file) => file.endsWith(".log"));
+    expect(readFileSync(join(dir, log ?? "no log"), "utf8")).toMatch(/1 damaged line\(s\) in readers' cursors .* skipped/);
   });
 });

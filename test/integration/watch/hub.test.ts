@@ -194,6 +194,41 @@ describe("Hub", () => {
     expect(next).toMatchObject({ first: false, missed: false });
   });
 
+  it("a pane retired over the cap and then killed answers its old cursor as closed, with what it missed flagged, not as an unknown pane", async () => {
+    const test = await startServer({ cols: 40, rows: 5, command: "sh" });
+    await test.run(["split-window", "-t", test.session, "sh"]);
+    const [a = "", b = ""] = await test.run(["list-panes", "-t", test.session, "-F", "#{pane_id}"]);
+    const hub = hubFor(test, { maxPanes: 1, recentMs: 0 });
+    const readA = await hub.capture({ paneId: a });
+    await hub.capture({ paneId: b }); // a is retired over the cap
+    expect(hub.watching.map((w) => w.paneId)).toEqual([b]);
+    await test.run(["kill-pane", "-t", a]);
+    // A wait ends at once: the pane is closed.
+    const gone = await hub.capture({ cursor: readA.cursor, waitMs: 60_000 });
+    expect(gone).toMatchObject({ paneId: a, closed: true, missed: true, reason: "evicted", first: true });
+    // Its cursor goes on: nothing new, still closed, nothing missed twice.
+    const again = await hub.capture({ cursor: gone.cursor });
+    expect(again).toMatchObject({ paneId: a, closed: true, missed: false, first: false, raw: "" });
+    // A pane id never watched is still an unknown pane.
+    await expect(hub.capture({ paneId: "%999" })).rejects.toThrow(/no pane %999/);
+  });
+
+  it("a pane that closed, was retired, and is gone from tmux answers its last cursor as closed with nothing missed, and an older one as evicted", async () => {
+    const test = await startServer({ cols: 40, rows: 5, command: "sh" });
+    await test.run(["split-window", "-t", test.session, "sh"]);
+    const [a = "", b = ""] = await test.run(["list-panes", "-t", test.session, "-F", "#{pane_id}"]);
+    const hub = hubFor(test, { maxPanes: 1, recentMs: 0 });
+    const first = await hub.capture({ paneId: a });
+    await test.run(["send-keys", "-t", a, "echo one", "Enter"]);
+    const [echoed] = (await readUntil(hub, first, (delta) => /^one$/m.test(delta.raw))).slice(-1);
+    await test.run(["kill-pane", "-t", a]);
+    const [closed] = (await readUntil(hub, echoed ?? first, (delta) => delta.closed)).slice(-1);
+    await hub.capture({ paneId: b }); // a, closed, is retired over the cap
+    expect(hub.watching.map((w) => w.paneId)).toEqual([b]);
+    expect(await hub.capture({ cursor: closed?.cursor ?? "" })).toMatchObject({ paneId: a, closed: true, missed: false });
+    expect(await hub.capture({ cursor: first.cursor })).toMatchObject({ paneId: a, closed: true, missed: true, reason: "evicted" });
+  });
+
   it("a pane retired over the cap is let go, though its session's control client lives on for another pane", async () => {
     const test = await startServer({ cols: 40, rows: 5, command: "sh" });
     await test.run(["split-window", "-t", test.session, "sh"]);
