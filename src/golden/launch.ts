@@ -28,6 +28,8 @@ export interface PaneSessionOptions {
   cwd?: string;
   /** Record the pane as an asciicast from its first byte, under this title (PaneSession.cast()). */
   record?: { title: string };
+  /** What the session's notes on stderr (a screen healed from tmux's) name it by; default: its command. */
+  label?: string;
 }
 
 // The pane runs this wrapper. It waits on a tmux channel we signal once the Hub is attached, so not
@@ -203,6 +205,18 @@ async function discardServer(server: TmuxServer, name: string): Promise<void> {
   const socket = join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`, name);
   // A client that takes the lock just as a server finishes starting leaves the lock file behind.
   await Promise.all([rm(socket, { force: true }), rm(`${socket}.lock`, { force: true })]);
+}
+
+/**
+ * Ends the server with this process, however the process ends (close() forgotten, an uncaught
+ * exception, a SIGKILLed test worker): tmux's `exit-unattached` makes the server exit once no
+ * client is attached (server.c server_loop, the same on 3.2a–3.7c), and our watching control client
+ * ends with us (its stdin closes; tmux/orphan.ts). Set only while a client is attached, or tmux would
+ * exit at once: a pane read by polling (no control client) keeps its server until close().
+ * Another client (a person's `tmux attach` to look) keeps the server up until it detaches too.
+ */
+export async function endWithOwner(launched: Launched): Promise<void> {
+  await launched.server.run(["if-shell", "-F", "-t", launched.paneId, "#{session_attached}", "set-option -g exit-unattached on"]);
 }
 
 /** Kills the server and removes what the launch made (socket file, HOME). Safe after a kill. */

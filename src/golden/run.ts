@@ -174,6 +174,7 @@ export async function runTape(tape: Tape, options: RunTapeOptions = {}): Promise
       command: tape.run.command,
       cwd: resolve(options.cwd ?? dirname(tape.path)),
       tmux: options.tmux,
+      label: tape.path,
       ...(options.record === true ? { record: { title: tape.path } } : {}),
     });
     for (const step of tape.steps) {

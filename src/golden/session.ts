@@ -12,7 +12,7 @@ import type { TmuxServer } from "../tmux/server.js";
 import { Hub } from "../watch/hub.js";
 import { validateKeyName } from "../tmux/keys.js";
 import { describeMatch, frameScreen, MATCHED_ROWS, screenMatches } from "./matching.js";
-import { checkSize, discardLaunch, discardWith, launchPane, type Launched, type PaneSessionOptions } from "./launch.js";
+import { checkSize, discardLaunch, discardWith, endWithOwner, launchPane, type Launched, type PaneSessionOptions } from "./launch.js";
 import { SessionRecording } from "./recording.js";
 import type { Size, TextMatch } from "./tape.js";
 
@@ -81,13 +81,18 @@ export class PaneSession {
     try {
       // Never idle-evicted: the session reads its observer directly, not through the hub's reads
       // that keep a watch alive, and owns the pane (and the server) for its whole life.
-      hub = new Hub({ server, key: randomBytes(32), idleMs: Infinity });
+      // The hub's notes (`panescope: healed %0: …`) say which session they are about: many run at once.
+      const label = options.label ?? commandTitle(options.command);
+      const warn = (message: string): void => void process.stderr.write(`${message} (golden session ${label})\n`);
+      hub = new Hub({ server, key: randomBytes(32), idleMs: Infinity, warn });
       const watching = hub;
       discardWith(launched, async () => {
         await watching.close().catch(() => undefined);
         await discardLaunch(launched);
       });
       const observer = await hub.observer(paneId);
+      // Its control client is attached now: from here a session never closed dies with this process.
+      await endWithOwner(launched);
       const session = new PaneSession(server, hub, paneId, windowId, observer, launched);
       session.cursor = (await observer.read()).cursor;
       session.rawMark = session.cursor;
@@ -302,10 +307,17 @@ export class PaneSession {
   }
 }
 
-/** Starts a program in a private tmux server, watched from its first byte. Always `close()` it. */
+/**
+ * Starts a program in a private tmux server, watched from its first byte. Always `close()` it: one
+ * never closed still takes its server with this process (endWithOwner), but leaves its files.
+ */
 export function startPaneSession(options: PaneSessionOptions): Promise<PaneSession> {
   // Under PANESCOPE_REPORT a failing golden's report shows the session's recording.
   const report = process.env.PANESCOPE_REPORT ?? "";
-  const title = typeof options.command === "string" ? options.command : JSON.stringify(options.command);
+  const title = commandTitle(options.command);
   return PaneSession.start(options.record === undefined && report !== "" ? { ...options, record: { title } } : options);
+}
+
+function commandTitle(command: PaneSessionOptions["command"]): string {
+  return typeof command === "string" ? command : JSON.stringify(command);
 }

@@ -10,6 +10,7 @@ import { startPaneSession, type PaneSession } from "../../../src/golden/session.
 import { parseTape } from "../../../src/golden/tape.js";
 import { forgetGoldens } from "../../support/golden-counts.js";
 import { leftoverSockets, tapeDir } from "../../support/golden-tapes.js";
+import { waitFor } from "../../support/tmux-fixture.js";
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -186,6 +187,21 @@ describe("runTape", () => {
       expect(shot?.disagreements).toEqual(['row 0: tmux "|ok" | panescope "\u0301|ok"']);
       expect(result.passed).toBe(false);
     }
+  });
+
+  it("names its session in a note it prints (a screen healed from tmux's), among the many a run has at once", async () => {
+    const logged: string[] = [];
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (logged.push(String(chunk)), true));
+    try {
+      // The combining mark at column 0 of the test above: the replica audit heals row 0 once the pane rests.
+      await withSession({ size: { cols: 20, rows: 3 }, command: "printf '\\314\\201|ok\\n'; sleep 30", label: "golden/t.tape" }, async (s) => {
+        await s.waitFor({ kind: "text", text: "ok" }, 20_000);
+        await waitFor(() => logged.join("").includes("healed"), undefined, "the replica audit's heal");
+      });
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(logged.join("")).toMatch(/^panescope: healed %\d+: rows 0\b.*\(golden session golden\/t\.tape\)\n/m);
   });
 
   it("leaves no tmux server socket behind", () => {
