@@ -1,6 +1,6 @@
 // Output that draws a screen on a fresh terminal: how a recording begins, and how it goes on after
 // panescope took tmux's screen (a gap, a resync). Pure: a snapshot or tmux's pane state in, text out.
-import { seedBytes, type ScreenState } from "../observe/emulator/seed.js";
+import { defaultTabs, modeBytes, seedBytes, tabBytes, type ScreenModes, type ScreenState } from "../observe/emulator/seed.js";
 import type { ScreenSnapshot } from "../observe/emulator/snapshot.js";
 import { styleSgr } from "../observe/emulator/style.js";
 import { rowCells, rowStyles, styleKey, type WidthOf } from "./grid.js";
@@ -37,22 +37,40 @@ function rowsAnsi(snapshot: ScreenSnapshot, widthOf?: WidthOf): string {
  * where no CUP reaches (it stops on the last column), the row's last cell is printed again and
  * leaves the cursor where the program's printing did.
  */
-function cup(s: ScreenSnapshot, widthOf?: WidthOf): string {
+function cup(s: ScreenSnapshot, widthOf?: WidthOf, regionTop = 0): string {
+  // With origin mode on, CUP counts rows from the scroll region's top.
+  const row = s.cursorY - regionTop + 1;
   const last = s.cursorX >= s.cols ? rowCells(s.lines[s.cursorY] ?? "", widthOf, s.cols).at(-1) : undefined;
-  if (!last) return `${ESC}[${s.cursorY + 1};${s.cursorX + 1}H`;
+  if (!last) return `${ESC}[${row};${s.cursorX + 1}H`;
   const style = rowStyles(s, s.cursorY)[last.col];
-  return `${ESC}[${s.cursorY + 1};${last.col + 1}H${style ? `${styleSgr(style)}${last.text}${ESC}[0m` : last.text}`;
+  return `${ESC}[${row};${last.col + 1}H${style ? `${styleSgr(style)}${last.text}${ESC}[0m` : last.text}`;
+}
+
+/**
+ * After the rows: the tab stops, scroll region and modes the pane's output goes on relying on (a
+ * reset dropped them), then the cursor. Insert mode last: the cursor may print a cell again.
+ */
+function modesAnsi(s: ScreenSnapshot, modes: ScreenModes, widthOf?: WidthOf): string {
+  let out = modes.tabs !== undefined && !defaultTabs(modes.tabs, s.cols) ? tabBytes(modes.tabs, s.cols) : "";
+  const { scrollTop: top, scrollBottom: bottom } = modes;
+  const region = top !== undefined && bottom !== undefined && (top > 0 || bottom < s.rows - 1);
+  if (region) out += `${ESC}[${top + 1};${bottom + 1}r`;
+  // A hidden cursor is the snapshot's to say (snapshotToAnsi), once.
+  out += modeBytes({ ...modes.modes, insert: false, cursorVisible: true });
+  out += cup(s, widthOf, modes.modes?.origin === true && region ? top : 0);
+  return modes.modes?.insert === true ? `${out}${ESC}[4h` : out;
 }
 
 /**
  * Draws a snapshot on a reset terminal: rows with their colours (autowrap off while painting),
- * cursor last. Under a full-screen program, `normal` (the screen beneath it) is drawn first and
- * the alternate screen entered from its cursor, so the program's exit shows what tmux shows.
+ * then `modes` (scroll region, modes, tab stops: what the output that follows relies on), cursor
+ * last. Under a full-screen program, `normal` (the screen beneath it) is drawn first and the
+ * alternate screen entered from its cursor, so the program's exit shows what tmux shows.
  */
-export function snapshotToAnsi(snapshot: ScreenSnapshot, widthOf?: WidthOf, normal?: ScreenSnapshot): string {
+export function snapshotToAnsi(snapshot: ScreenSnapshot, widthOf?: WidthOf, normal?: ScreenSnapshot, modes?: ScreenModes): string {
   let out = `${RESET}${ESC}[?7l`;
   if (snapshot.alternate) out += `${normal ? `${rowsAnsi(normal, widthOf)}${cup(normal, widthOf)}` : ""}${ESC}[?1049h`;
-  out += `${rowsAnsi(snapshot, widthOf)}${ESC}[?7h${cup(snapshot, widthOf)}`;
+  out += `${rowsAnsi(snapshot, widthOf)}${ESC}[?7h${modes ? modesAnsi(snapshot, modes, widthOf) : cup(snapshot, widthOf)}`;
   return snapshot.cursorVisible ? out : `${out}${ESC}[?25l`;
 }
 

@@ -42,10 +42,12 @@ export function formatCast(cast: Cast): string {
 
 /**
  * Writes a cast as events happen. Output arrives as bytes cut anywhere, so the UTF-8 decoder keeps
- * a split character for the next chunk (a JSON string cannot hold half a character).
+ * a split character for the next chunk (a JSON string cannot hold half a character). It keeps a
+ * byte order mark too: by default TextDecoder drops one that starts its stream, and every screen
+ * drawn as text starts it again.
  */
 export class CastWriter {
-  private readonly decoder = new TextDecoder("utf-8");
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   private last = 0;
 
   constructor(

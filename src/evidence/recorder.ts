@@ -2,7 +2,7 @@
 // screens taken from tmux drawn as output, and every gap marked ("m") before the screen that
 // follows it. Pure: a clock and a sink come in; asking tmux for a screen is the caller's job.
 import type { MissedReason, PaneExit } from "../observe/read/delta.js";
-import type { ScreenState } from "../observe/emulator/seed.js";
+import type { ScreenModes, ScreenState } from "../observe/emulator/seed.js";
 import type { ScreenSnapshot } from "../observe/emulator/snapshot.js";
 import type { PaneTap, ScreenCause } from "../observe/pane/tap.js";
 import { snapshotToAnsi, stateToAnsi } from "./ansi.js";
@@ -42,10 +42,10 @@ export class CastRecorder implements PaneTap {
   }
 
   /** The screen at the start; again after a respawn (the successor's screen, drawn in the same cast). */
-  start(screen: ScreenSnapshot, normal?: ScreenSnapshot): void {
+  start(screen: ScreenSnapshot, normal?: ScreenSnapshot, modes?: ScreenModes): void {
     if (this.writer) {
       this.resize(screen.cols, screen.rows);
-      this.writer.output(this.now(), snapshotToAnsi(screen, this.options.widthOf, normal));
+      this.writer.output(this.now(), snapshotToAnsi(screen, this.options.widthOf, normal, modes));
       return;
     }
     this.origin = this.options.clock();
@@ -56,7 +56,7 @@ export class CastRecorder implements PaneTap {
       this.events++;
     });
     this.events = 0;
-    this.writer.output(this.now(), snapshotToAnsi(screen, this.options.widthOf, normal));
+    this.writer.output(this.now(), snapshotToAnsi(screen, this.options.widthOf, normal, modes));
   }
 
   output(bytes: Uint8Array): void {

@@ -49,7 +49,8 @@ export async function record(options: RecordOptions, stop: AbortSignal): Promise
     const cast = openCast(options.output);
     fd = cast;
     const started = performance.now();
-    let lost: { error: unknown; events: number } | undefined;
+    let lost: { error: unknown; events: number; header: boolean } | undefined;
+    let lines = 0;
     const recorder = new CastRecorder({
       clock: () => performance.now() / 1000,
       // One write per event, as it comes: a recording cut short by a kill is valid up to there. A
@@ -59,8 +60,10 @@ export async function record(options: RecordOptions, stop: AbortSignal): Promise
         if (lost) return;
         try {
           writeSync(cast, line);
+          lines++;
         } catch (error) {
-          lost = { error, events: recorder.count };
+          // The header is a line too, and no event: a cast whose header was not written is no cast.
+          lost = { error, events: recorder.count, header: lines > 0 };
           ended("write failed");
         }
       },
@@ -88,8 +91,10 @@ export async function record(options: RecordOptions, stop: AbortSignal): Promise
     untap();
     recorder.end();
     if (lost) {
+      const why = `cannot write the cast to ${options.output} (${messageOf(lost.error)})`;
+      if (!lost.header) throw new Error(`${why}: not even its header was written, so the file is no cast; free some space or name another file with -o`);
       const events = `${lost.events} event${lost.events === 1 ? "" : "s"}`;
-      throw new Error(`cannot write the cast to ${options.output} (${messageOf(lost.error)}): the recording stopped after ${events}, and the cast is valid up to there`);
+      throw new Error(`${why}: the recording stopped after ${events}, and the cast is valid up to there`);
     }
     return summary(paneId, options.output, recorder.count, (performance.now() - started) / 1000, why);
   } finally {

@@ -40,6 +40,20 @@ describe("asciicast v2", () => {
     ]);
   });
 
+  it("a byte order mark the program printed is kept, also first after a drawn screen", () => {
+    // TextDecoder drops a leading U+FEFF by default, and each flush (a screen drawn as text) starts it again.
+    const text = written((w) => {
+      w.output(0, new TextEncoder().encode("\ufeffa"));
+      w.output(1, "\x1bc");
+      w.output(2, new TextEncoder().encode("\ufeffb"));
+    });
+    expect(parseCast(text).events).toEqual([
+      [0, "o", "\ufeffa"],
+      [1, "o", "\x1bc"],
+      [2, "o", "\ufeffb"],
+    ]);
+  });
+
   it("times are kept to the microsecond and never go backwards", () => {
     const text = written((w) => {
       w.output(2.0000004, "a");

@@ -45,6 +45,26 @@ describe("the cast recorder", () => {
     expect({ lines: replayed.lines, styles: replayed.styles, x: replayed.cursorX, y: replayed.cursorY }).toEqual({ lines: [full, "next", ""], styles, x: 4, y: 1 });
   });
 
+  it("a recording started under a scroll region scrolls that region only, as the pane does", async () => {
+    // A program (apt's progress bar, a shell after printf '\e[2;3r') left rows 1–2 as the region.
+    const { rec, text, tick } = recorder();
+    const start = { ...START, rows: 4, cursorX: 1, cursorY: 2, lines: ["top", "a", "b", "$"], styles: [] };
+    rec.start(start, undefined, { scrollTop: 1, scrollBottom: 2, modes: { origin: true } });
+    tick(1);
+    rec.output(new TextEncoder().encode("x\r\ny\r\n\x1b[1;1HO"));
+    const replayed = await replayCast(parseCast(text()));
+    expect({ lines: replayed.lines, x: replayed.cursorX, y: replayed.cursorY }).toEqual({ lines: ["top", "O", "", "$"], x: 1, y: 1 });
+  });
+
+  it("autowrap off, insert mode and the tab stops in force when the recording starts go on in its replay", async () => {
+    const { rec, text, tick } = recorder();
+    rec.start({ ...START, cursorX: 0, cursorY: 1, lines: ["hello", "world", ""], styles: [] }, undefined, { modes: { wrap: false, insert: true }, tabs: [3] });
+    tick(1);
+    rec.output(new TextEncoder().encode("\tX\x1b[3;1H0123456789012345678901234"));
+    const replayed = await replayCast(parseCast(text()));
+    expect(replayed.lines).toEqual(["hello", "worXld", "01234567890123456784"]);
+  });
+
   it("output keeps its arrival time; a resize to the same size is no event", () => {
     const { rec, text, tick } = recorder();
     rec.start(START);

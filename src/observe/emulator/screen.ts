@@ -4,7 +4,8 @@ import type { IBufferLine, Terminal as XTerminal } from "@xterm/headless";
 import type { ScreenSnapshot } from "./snapshot.js";
 import type { WidthPolicy } from "../widths/policy.js";
 import { planFloodSkip } from "./flood-skip.js";
-import { atRest, cursorHidden, syncWriter, type SyncWriter } from "./xterm-internals.js";
+import { atRest, bothBuffers, cursorHidden, syncWriter, type SyncWriter } from "./xterm-internals.js";
+import type { ScreenModes } from "./seed.js";
 import { ChangedRows } from "./changed-rows.js";
 import { shareModes, type SharedModes } from "./shared-modes.js";
 import { LineNumbers } from "./line-numbers.js";
@@ -307,6 +308,22 @@ export class Screen implements ParseTarget {
       cursorVisible: !cursorHidden(this.term),
       alternate: which === "active" && this.alternate,
     });
+  }
+
+  /**
+   * The scroll region, modes and tab stops output now relies on (what a recording starting here
+   * must set up after drawing the screen). The region and stops are left out when xterm's buffers
+   * cannot be read (another xterm).
+   */
+  modes(): ScreenModes {
+    const { originMode, wraparoundMode, insertMode } = this.term.modes;
+    const buffers = bothBuffers(this.term);
+    const active = this.alternate ? buffers?.alt : buffers?.normal;
+    const modes = { origin: originMode, wrap: wraparoundMode, insert: insertMode, cursorVisible: !cursorHidden(this.term) };
+    if (!active) return { modes };
+    // xterm keeps a stop at column 0; tmux lists stops from column 1 on.
+    const tabs = Object.keys(active.tabs).map(Number).filter((x) => x > 0 && active.tabs[x] === true).sort((a, b) => a - b);
+    return { scrollTop: active.scrollTop, scrollBottom: active.scrollBottom, modes, tabs };
   }
 
   dispose(): void {

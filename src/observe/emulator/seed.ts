@@ -30,6 +30,13 @@ export interface ScreenState {
 }
 
 /**
+ * What a terminal reset (RIS) loses that output after it goes on relying on: the scroll region, the
+ * modes and the tab stops. A recording that starts by drawing the screen on a reset terminal writes
+ * these after it (evidence/ansi.ts).
+ */
+export type ScreenModes = Pick<ScreenState, "scrollTop" | "scrollBottom" | "modes" | "tabs">;
+
+/**
  * The modes a seed can recover, because tmux exposes them as formats. What it cannot recover (tmux
  * has no format for them): G0/G1 character sets, the saved cursor (DECSC), focus reporting, the pen
  * (current colours). The replica audit heals what those make the screen show differently.
@@ -80,13 +87,13 @@ function fitScreen(lines: string[], rows: number): string[] {
 }
 
 /** Whether `tabs` are tmux's default stops for `cols` columns (every 8, from 8). */
-function defaultTabs(tabs: readonly number[], cols: number): boolean {
+export function defaultTabs(tabs: readonly number[], cols: number): boolean {
   const expected = Math.max(0, Math.ceil((cols - 8) / 8));
   return tabs.length === expected && tabs.every((column, i) => column === (i + 1) * 8);
 }
 
 /** Clears every stop and sets the given ones (in the active buffer: xterm keeps one set per buffer). */
-function tabBytes(tabs: readonly number[], cols: number): string {
+export function tabBytes(tabs: readonly number[], cols: number): string {
   let out = `${ESC}[3g`;
   for (const column of tabs) if (column > 0 && column < cols) out += `${ESC}[${column + 1}G${ESC}H`;
   return `${out}${ESC}[1G`;
@@ -139,7 +146,7 @@ export function seedBytes(state: ScreenState): string {
 }
 
 /** Mode sequences after the screen is painted (painting needs the defaults: wrap on, insert off). */
-function modeBytes(modes: PaneModes): string {
+export function modeBytes(modes: PaneModes): string {
   let out = "";
   if (modes.wrap === false) out += `${ESC}[?7l`;
   if (modes.insert === true) out += `${ESC}[4h`;

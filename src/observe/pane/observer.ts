@@ -196,7 +196,7 @@ export class PaneObserver {
     screen.hurry();
     // A 4 MiB backlog is at most 128 slices; the bound only matters if called while parsing.
     for (let slices = 0; slices < 1024 && screen.pump(); slices++);
-    tap.start?.(screen.snapshot(), screen.alternate ? screen.snapshot("normal") : undefined);
+    tap.start?.(screen.snapshot(), screen.alternate ? screen.snapshot("normal") : undefined, screen.modes());
     return this.taps.add(tap);
   }
 

@@ -1,7 +1,7 @@
 // A listener on one pane observer's stream, for recorders: output as it arrives, resizes, screens
 // taken from tmux (and why), gaps, the end. It sees events; it cannot change what readers get.
 import type { MissedReason, PaneExit } from "../read/delta.js";
-import type { ScreenState } from "../emulator/seed.js";
+import type { ScreenModes, ScreenState } from "../emulator/seed.js";
 import type { ScreenSnapshot } from "../emulator/snapshot.js";
 
 /**
@@ -13,9 +13,10 @@ export type ScreenCause = "seed" | "resync" | "heal" | MissedReason;
 export interface PaneTap {
   /**
    * Once, when the tap is added: the screen every byte before the tap's first event drew, and under
-   * a full-screen program the normal screen beneath it (what leaving shows).
+   * a full-screen program the normal screen beneath it (what leaving shows), and the scroll region,
+   * modes and tab stops the output that follows relies on.
    */
-  start?(screen: ScreenSnapshot, normal?: ScreenSnapshot): void;
+  start?(screen: ScreenSnapshot, normal?: ScreenSnapshot, modes?: ScreenModes): void;
   /** Confirmed output bytes, as they arrived, in stream order. */
   output?(bytes: Uint8Array): void;
   /** The pane's size as tmux has it (before the emulator's cap). */

@@ -80,6 +80,13 @@ describe("panescope record (command line)", () => {
     expect(result.stderr).toMatch(/^panescope: cannot write the cast to .*reader-leaves\.cast \(EPIPE[^)]*\): the recording stopped after \d+ events?, and the cast is valid up to there$/);
   });
 
+  it.skipIf(!existsSync("/dev/full"))("a cast whose header cannot be written (a disk already full): exit 2, saying the file is no cast", { timeout: 60_000 }, async () => {
+    const test = await startServer({ cols: 40, rows: 5, command: "sh", env: { PS1: "$ " } });
+    const result = await recordCli(test, "", "/dev/full", "--duration", "30");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^panescope: cannot write the cast to \/dev\/full \(ENOSPC[^)]*\): not even its header was written, so the file is no cast; free some space or name another file with -o$/);
+  });
+
   it("a pane that is not there: exit 2, the file of that name left as it was, and panescope list named", { timeout: 60_000 }, async () => {
     const test = await startServer({ cols: 40, rows: 5, command: "sh", env: { PS1: "$ " } });
     const file = join(dir, "keep.cast");

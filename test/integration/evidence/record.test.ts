@@ -1,5 +1,6 @@
 // `panescope record` on a real tmux: the cast of vim, htop and a progress bar replays (parsed, fed
-// into a fresh emulator, resizes honoured) to the screen tmux shows; a gap is marked in the cast.
+// into a fresh emulator, resizes honoured) to the screen tmux shows, also one begun under a scroll
+// region; a gap is marked in the cast.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -108,6 +109,18 @@ describe("panescope record", () => {
     });
     const drawn = cast.events.filter((e) => e[1] === "o").map((e) => e[2]).join("");
     expect(drawn).toContain("\r\x1b[36mfetch");
+  });
+
+  it("a recording begun under a scroll region a program left replays its scrolling within that region", { timeout: 60_000 }, async () => {
+    // A reset (the cast's first event) drops the region: the output after it scrolled the whole screen.
+    const test = await startServer({ cols: 60, rows: 10, command: "sh", env: { PS1: "$ " } });
+    const pane = await paneOf(test);
+    await test.run(["send-keys", "-t", pane, "-l", "printf 'above\\n\\033[3;7r'\n"]);
+    await waitFor(async () => (await test.run(["display-message", "-p", "-t", pane, "#{scroll_region_upper},#{scroll_region_lower}"]))[0] === "2,6", 10_000, "the region");
+    await recordWhile(test, pane, "region", async () => {
+      await test.run(["send-keys", "-t", pane, "-l", "seq 101 112\n"]);
+      await shows(test, pane, "112");
+    });
   });
 
   it("a pane whose program was replaced is marked as missed output, then tmux's new screen follows", { timeout: 60_000 }, async () => {

@@ -12,6 +12,13 @@ function lines(count: number, from = 0): string {
 }
 
 describe("Screen", () => {
+  it("modes() names the scroll region, autowrap, insert mode and tab stops a program set, for a recording that starts now", async () => {
+    const screen = new Screen({ cols: 20, rows: 6 });
+    expect(screen.modes()).toEqual({ scrollTop: 0, scrollBottom: 5, modes: { origin: false, wrap: true, insert: false, cursorVisible: true }, tabs: [8, 16] });
+    await written(screen, "\x1b[2;4r\x1b[?7l\x1b[4h\x1b[3g\x1b[6G\x1bH\x1b[?25l");
+    expect(screen.modes()).toEqual({ scrollTop: 1, scrollBottom: 3, modes: { origin: false, wrap: false, insert: true, cursorVisible: false }, tabs: [5] });
+  });
+
   it("numbers lines absolutely, so screen row 0 follows the scroll", async () => {
     const screen = new Screen({ cols: 20, rows: 4 });
     await written(screen, lines(10));
