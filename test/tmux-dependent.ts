@@ -37,6 +37,7 @@ export const SAME_ON_EVERY_TMUX: Readonly<Record<string, string>> = {
   "test/integration/golden/update-mode.test.ts": "which golden files are written; screens: golden/run",
   "test/integration/evidence/transcript.test.ts": "the JSON lines of calls and their page",
   "test/integration/mcp/transcript.test.ts": "the transcript file opened once (a FIFO read live); the calls it records: evidence/transcript",
+  "test/integration/mcp/stop-signal.test.ts": "how a signal ends the server and its waits (no tmux answer decides it); waits on every tmux: mcp/agent-loop, watch/*",
   "test/integration/mcp/handshake.test.ts": "initialize and tools/list, which need no tmux (a socket no server uses)",
   "test/integration/shell/daemon-start.test.ts": "the daemon's directory, socket file, log and start lock; its tmux faults: shell/faults",
   "test/integration/cli/demo.test.ts": "what the demo prints and its server's removal; the reads it shows: mcp/*, watch/*",

@@ -63,6 +63,17 @@ export interface ToolContext {
   typed: TypedKeys;
   /** For error advice: how this server is named on a tmux command line. */
   failContext: FailContext;
+  /** Aborted when the server is told to stop (SIGTERM, SIGINT): every wait answers at once. */
+  stopping: AbortSignal;
+}
+
+/**
+ * A call's signal: the client's cancellation, or the server stopping. A wait cut short by the
+ * server's stop is still answered (the client's own cancellation is not: the SDK drops that answer),
+ * so a supervisor's SIGTERM ends the server in a moment, not after the longest wait.
+ */
+export function callSignal(ctx: ToolContext, extra: { signal: AbortSignal }): AbortSignal {
+  return AbortSignal.any([extra.signal, ctx.stopping]);
 }
 
 /** Registers one tool on what hosts it (the server, through the compact tool list of tool-list.ts). */

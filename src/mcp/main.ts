@@ -40,9 +40,10 @@ export async function handshake(options: McpOptions, write: (line: string) => vo
  * Options come parsed (src/options.ts); resolves with the exit code once the client has gone.
  * `publisher`: where watched panes are published for reads answered on another thread (engine/),
  * `answers` where that thread's answers go (engine/shared-stdout.ts), and `transcriptFd` the
- * --transcript file as that thread opened it.
+ * --transcript file as that thread opened it. `stopping`: aborted when the process is told to stop
+ * (the engine thread hears of it from the front; in one thread, SIGTERM and SIGINT abort it here).
  */
-export async function main(options: McpOptions, publisher?: ReadPublisher, answers?: AnswerSink, transcriptFd?: number): Promise<number> {
+export async function main(options: McpOptions, publisher?: ReadPublisher, answers?: AnswerSink, transcriptFd?: number, stopping?: AbortSignal): Promise<number> {
   const log = (line: string): void => void process.stderr.write(`panescope: ${line}\n`);
   // The hub's lines name panescope already ("panescope: following %3: …").
   const hubWarn = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -57,6 +58,8 @@ export async function main(options: McpOptions, publisher?: ReadPublisher, answe
   ]);
   // Loaded only when asked for: the server's start-up stays as it was without --transcript.
   const transcript = options.transcript === undefined ? undefined : (await import("./transcript.js")).Transcript.open(options.transcript, log, transcriptFd);
+  const stop = new AbortController();
+  stopping?.addEventListener("abort", () => stop.abort(), { once: true });
   const hub = new Hub({ server, warn: hubWarn, maxPanes: options.maxPanes, ...(publisher ? { publisher } : {}) });
   // tmux is asked at the first tool call, not at start: initialize and tools/list need no tmux (nor
   // execa, which runs it), and spawning it meanwhile cost start-up ≈ 12% (issue 28).
@@ -64,6 +67,7 @@ export async function main(options: McpOptions, publisher?: ReadPublisher, answe
   const sayTmux = (): Promise<void> => (tmuxSaid ??= tmuxLabel(server, log).then(log));
   const mcp = createServer({
     ...serverOptions(options, hub, server),
+    stopping: stop.signal,
     // The first call asks tmux its version (each tool waits for that answer before it runs:
     // server.ts) and says it on stderr, before the call's own lines.
     wrapToolCall: (handler) => {
@@ -79,17 +83,22 @@ export async function main(options: McpOptions, publisher?: ReadPublisher, answe
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
   });
-  const stop = (): void => void mcp.close().catch(() => undefined);
+  const close = (): void => void mcp.close().catch(() => undefined);
   // The end of stdin ends the server once the requests read before it are answered (StdioTransport).
-  process.stdout.on("error", stop);
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  // A signal ends it as that does, in a moment: its waits answer at once (a supervisor kills a
+  // server that lingers after SIGTERM, and its last calls with it). Kept, not once: execa's exit
+  // handler re-raises a signal that no other listener hears, and the process died of it unanswered.
+  stop.signal.addEventListener("abort", () => transport.endOfRequests(), { once: true });
+  const signalled = (): void => stop.abort();
+  process.stdout.on("error", close);
+  process.on("SIGINT", signalled);
+  process.on("SIGTERM", signalled);
   await connectRouted(mcp, transport);
   process.stderr.write(`panescope ${version}: MCP on stdio, tmux server ${describeServer(options.server)}, ${options.readOnly ? "read-only" : "read-write"}, wait cap ${options.maxWaitMs} ms\n`);
   await closed;
   await tmuxSaid;
   await hub.close();
   transcript?.close();
-  log("stdin closed, bye");
+  log(stop.signal.aborted ? "told to stop, bye" : "stdin closed, bye");
   return 0;
 }

@@ -115,7 +115,8 @@ export function renderDelta(delta: Delta, options: RenderOptions = {}): string {
   const capped = delta.screen.capped;
   if (capped) out.push(`screen capped: the pane is ${capped.cols}x${capped.rows}, panescope shows its first ${delta.screen.cols}x${delta.screen.rows} (rows and columns beyond are not shown)`);
   if (wait?.waitClamped) out.push(`wait capped at ${wait.waitCapMs} ms`);
-  if (wait?.waitEnded === "aborted") out.push("wait cancelled");
+  // A client that cancels never sees the answer (the SDK drops it): this one was cut by the stop.
+  if (wait?.waitEnded === "aborted") out.push("wait cut short: the server is stopping");
   const pane: string[] = [];
   if (view !== "raw") {
     if (patch.cut > 0) out.push(`cut ${patch.cut} rows (maxLines/maxBytes)`);

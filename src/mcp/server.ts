@@ -42,6 +42,8 @@ export interface CreateServerOptions {
   wrapToolCall?: (handler: ToolCallHandler) => ToolCallHandler;
   /** State several servers share (the daemon's connections): the matcher, opened panes, last keys. */
   shared?: SharedToolState;
+  /** Aborted when the server is told to stop: waits answer at once (ToolContext.stopping). */
+  stopping?: AbortSignal;
 }
 
 export type SharedToolState = Pick<ToolContext, "regex" | "opened" | "typed">;
@@ -96,6 +98,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     defaultCwd: options.defaultCwd,
     ...state,
     failContext: { serverArgs: options.server.baseArgs().join(" ") },
+    stopping: options.stopping ?? new AbortController().signal,
   };
   const mcp = new McpServer({ name: "panescope", version }, { instructions: INSTRUCTIONS });
   skipResultRecheck(mcp, options.wrapToolCall);

@@ -163,7 +163,7 @@ describe("notes", () => {
     const text = renderDelta(delta({ missed: true, missedBytes: 12, reason: "paused", truncated: { rows: 3, rawChars: 0 }, patch: { full: false, rows: [{ row: 4, text: "x" }], cut: 3 } }), {
       wait: { waitMs: 30000, waitCapMs: 30000, waitClamped: true, waitEnded: "aborted" },
     });
-    expect(text.split("\n")).toEqual([`cursor=${CURSOR} %1 @5,2`, "missed 12 B: paused", "wait capped at 30000 ms", "wait cancelled", "cut 3 rows (maxLines/maxBytes)", "4|x"]);
+    expect(text.split("\n")).toEqual([`cursor=${CURSOR} %1 @5,2`, "missed 12 B: paused", "wait capped at 30000 ms", "wait cut short: the server is stopping", "cut 3 rows (maxLines/maxBytes)", "4|x"]);
   });
 
   it("rows healed from tmux's screen are named by screen row", () => {

@@ -111,8 +111,14 @@ export async function serve(options: McpOptions): Promise<number> {
   };
   process.stdin.on("end", stop);
   process.stdout.on("error", stop);
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  // A signal stops the engine's waits too: they answer at once, and the process ends in a moment.
+  // Kept, not once: a second signal must not kill the process mid-answer (mcp/main.ts).
+  const signalled = (): void => {
+    stop();
+    engine.postMessage("stop");
+  };
+  process.on("SIGINT", signalled);
+  process.on("SIGTERM", signalled);
   // Whole lines only: an answer written here never lands inside one of the engine's.
   let partial: Uint8Array[] = [];
   engine.stdout.on("data", (chunk: Buffer) => {

@@ -19,11 +19,18 @@ const { options, port, stdout, transcriptFd } = workerData as EngineData;
 // The server's face loads when the front says so, once it has answered the handshake
 // (mcp/handshake.ts): loaded beside the front's, the two shared the cores and the handshake came
 // 20–25 ms later (2-core VM). Requests wait meanwhile in this thread's stdin.
-await new Promise((resolve) => parentPort?.once("message", resolve));
+// Then "stop" when the process is told to stop (front.ts): its waits answer at once.
+const stopping = new AbortController();
+await new Promise((resolve) => {
+  parentPort?.on("message", (message) => {
+    if (message === "stop") stopping.abort();
+    else resolve(message);
+  });
+});
 const { main } = await import("../main.js");
 const publisher = new PortPublisher(port);
 const answers = new EngineStdout(stdout.words, process.stdout, stdout.pipeOrSocket);
-const code = await main(options, publisher, answers, transcriptFd);
+const code = await main(options, publisher, answers, transcriptFd, stopping.signal);
 publisher.close();
 process.stderr.write(`panescope: ${answers.direct} answers written by the engine thread itself\n`);
 process.exit(code);

@@ -1,6 +1,6 @@
 // capture_since: what a pane printed since a cursor, as rendered rows and as raw text (docs/contract.md).
 import { z } from "zod";
-import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
+import { ANNOTATIONS, callSignal, TITLES, type ToolRegistrar } from "../context.js";
 import { captureResult } from "../capture-result.js";
 import { fail } from "../results.js";
 import * as s from "../schemas.js";
@@ -56,14 +56,15 @@ export const registerCaptureSince: ToolRegistrar = (mcp, ctx) => {
       try {
         const requested = input.waitMs ?? 0;
         const waitMs = Math.min(requested, ctx.maxWaitMs);
+        const signal = callSignal(ctx, extra);
         const answer = await ctx.hub.capture({
           paneId: input.paneId,
           cursor: input.cursor,
           waitMs,
-          signal: extra.signal,
+          signal,
           limits: limitsOf(input),
         });
-        return captureResult(answer, { cursor: input.cursor, requestedWaitMs: requested, maxWaitMs: ctx.maxWaitMs, aborted: extra.signal.aborted, view: input.view });
+        return captureResult(answer, { cursor: input.cursor, requestedWaitMs: requested, maxWaitMs: ctx.maxWaitMs, aborted: signal.aborted, view: input.view });
       } catch (error) {
         return fail(error, ctx.failContext);
       }

@@ -10,7 +10,7 @@ import type { PaneObserver } from "../../observe/pane/observer.js";
 import { TmuxFormat } from "../../tmux/format.js";
 import { openedPane } from "../../watch/opened-pane.js";
 import { MAX_KEY_NAME_LENGTH } from "../../tmux/keys.js";
-import { ANNOTATIONS, TITLES, type ToolRegistrar } from "../context.js";
+import { ANNOTATIONS, callSignal, TITLES, type ToolRegistrar } from "../context.js";
 import { outcomeLines, screenRowsOf } from "../outcome.js";
 import { refuseOwnPane } from "../panes.js";
 import { renderDelta } from "../render.js";
@@ -122,7 +122,7 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
           return ok({ ...sent, cursor: before.cursor, delta: structured(before) }, renderDelta(before, { view: input.view ?? "rows", words: ["sent"], lead: [said] }));
         }
         const start = input.cursor ?? before.cursor;
-        const decided = await waitOn(ctx, [{ observer, start, watch: before.cursor, typed: before.cursor }], condition, limits, extra.signal);
+        const decided = await waitOn(ctx, [{ observer, start, watch: before.cursor, typed: before.cursor }], condition, limits, callSignal(ctx, extra));
         const { delta, found } = decided;
         const match = found?.screen ?? found?.raw;
         const structuredContent = { ...sent, cursor: delta.cursor, outcome: decided.outcome, ...(match ? { match: match.text, where: match.where } : {}), ...(decided.readiness ? { readiness: decided.readiness } : {}), delta: structured(delta) };

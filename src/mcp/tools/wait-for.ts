@@ -4,7 +4,7 @@
 // the cursor that follows: what it waited for is in its answer, never skipped (wait.ts waits).
 import { z } from "zod";
 import { PanescopeError } from "../../errors.js";
-import { ANNOTATIONS, TITLES, type ToolContext, type ToolRegistrar } from "../context.js";
+import { ANNOTATIONS, callSignal, TITLES, type ToolContext, type ToolRegistrar } from "../context.js";
 import { RAW_WINDOW_CHARS } from "../match.js";
 import { outcomeLines, screenRowsOf } from "../outcome.js";
 import { renderDelta } from "../render.js";
@@ -67,7 +67,7 @@ export const registerWaitFor: ToolRegistrar = (mcp, ctx) => {
         const condition = conditionOf(input, ctx.maxWaitMs);
         const targets = await targetsOf(ctx, input);
         const limits = limitsOf(input);
-        const decided = await waitOn(ctx, targets, condition, limits, extra.signal);
+        const decided = await waitOn(ctx, targets, condition, limits, callSignal(ctx, extra));
         const several = targets.length > 1;
         // Several panes and none answered: every cursor back as given (they still read the same).
         if (several && (decided.outcome === "timeout" || decided.outcome === "aborted")) return unchanged(targets, decided, condition.timeoutMs);
@@ -140,6 +140,6 @@ function answer(decided: Decided, condition: Condition, view: "rows" | "raw" | "
 function unchanged(targets: readonly Target[], decided: Decided, timeoutMs: number) {
   const cursors = targets.map((t) => t.start);
   const panes = targets.map((t) => t.observer.paneId).join(" ");
-  const what = decided.outcome === "aborted" ? "wait cancelled" : `nothing happened in ${panes} within ${timeoutMs} ms`;
+  const what = decided.outcome === "aborted" ? "wait cut short: the server is stopping" : `nothing happened in ${panes} within ${timeoutMs} ms`;
   return ok({ outcome: decided.outcome, cursors, timeoutMs }, `${what}; cursors unchanged:\ncursors=${cursors.join(" ")}`);
 }
