@@ -6,7 +6,7 @@
 
 import { openSync, writeSync, closeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { PanescopeError } from "../errors.js";
+import { messageOf, PanescopeError } from "../errors.js";
 import type { ToolCallHandler } from "./unchecked-results.js";
 
 /** One line of a transcript. `result` for an answer (isError included), `error` when the call was refused. */
@@ -70,8 +70,9 @@ export class Transcript {
         this.append({ ...entry(), result });
         return result;
       } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        this.append({ ...entry(), error: { message: (error as Error).message, ...(typeof code === "number" ? { code } : {}) } });
+        // Whatever was thrown: not only an Error (a string, undefined) says something on the line.
+        const code = (error as { code?: unknown } | undefined)?.code;
+        this.append({ ...entry(), error: { message: messageOf(error), ...(typeof code === "number" ? { code } : {}) } });
         throw error;
       }
     };

@@ -47,6 +47,22 @@ describe("Transcript", () => {
     }
   });
 
+  it("records what a call threw, also when it is not an Error", async () => {
+    const path = join(dir, "thrown.jsonl");
+    const transcript = Transcript.open(path, () => undefined);
+    try {
+      const thrown: unknown[] = ["a string", undefined, new Error("an error")];
+      for (const value of thrown) {
+        const handler = transcript.wrap(() => Promise.reject(value));
+        await expect(handler({ method: "tools/call", params: { name: "t", arguments: {} } } as never, {} as never)).rejects.toBe(value);
+      }
+      const entries = (await readFile(path, "utf8")).trimEnd().split("\n").map((line) => JSON.parse(line) as TranscriptEntry);
+      expect(entries.map((e) => e.error?.message)).toEqual(["a string", "undefined", "an error"]);
+    } finally {
+      transcript.close();
+    }
+  });
+
   it("refuses at start a file it cannot open, saying what to do", () => {
     expect(() => Transcript.open(join(dir, "missing-folder", "t.jsonl"), () => undefined)).toThrow(/--transcript .*cannot open it for appending.*name a file in a folder you can write/);
   });
