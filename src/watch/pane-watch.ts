@@ -261,9 +261,20 @@ export class PaneWatch implements Watch, PublishedWatch {
     previous?.release();
   }
 
-  /** The follow found the pane still in this client's session, maybe in another window (follow/place.ts). */
-  stayed(windowId: string): void {
-    if (!this.disposed && this.observerRef) this.place.stayed(windowId);
+  /**
+   * The follow found the pane in this client's session after something said it left, maybe in
+   * another window (follow/place.ts). It may have been out of the session meanwhile (moved out and
+   * back before the follow looked), and then tmux 3.2a–3.7c lost more than the output printed
+   * away: control.c frees the output blocks it had queued for us for a pane not in our session
+   * without moving our read offset past them, so from then on every %output of the pane is that
+   * many bytes late, the last ones never sent (measured: a flood's last 35,000 lines missing, and
+   * an `echo` after it printed old lines as new). The seed's pause and continue set that offset to
+   * now: the screen is taken again and the gap flagged `moved`, as for any move.
+   */
+  async stayed(windowId: string): Promise<void> {
+    if (this.disposed || !this.observerRef) return;
+    this.place.stayed(windowId);
+    await this.seeder.retake("moved");
   }
 
   /**
@@ -378,7 +389,8 @@ export class PaneWatch implements Watch, PublishedWatch {
         return;
       case "layout-change":
         // A layout without the pane: it exited, or was broken out, joined or swapped elsewhere.
-        if (this.observerRef && this.place.layout(event) === "left") this.displaced();
+        // The pane in another window: it was joined there, maybe from outside the session.
+        if (this.observerRef && this.place.layout(event) !== undefined) this.displaced();
         return;
       case "window-close":
       case "unlinked-window-close":

@@ -25,8 +25,11 @@ export interface Followed {
   /** False when a look found the pane gone from its client's session (presence.ts). */
   stillThere(): Promise<boolean>;
   markClosed(exit?: PaneExit): void;
-  /** Still in its client's session, in window `windowId`. */
-  stayed(windowId: string): void;
+  /**
+   * Found in its client's session after something said it left: in window `windowId`. Its screen
+   * is taken again, flagged `moved` (it may have been outside the session meanwhile: PaneWatch.stayed).
+   */
+  stayed(windowId: string): Promise<void>;
   /** Watch the pane through this lease's client from now on. */
   moveTo(lease: SessionLease): Promise<void>;
 }
@@ -123,7 +126,7 @@ export class Follower {
     // Still where we see it (a window can be linked into several sessions), maybe in another of its
     // windows: the watch learns which, so that window leaving the session is seen too.
     if (watch.connected && current !== undefined && (current === where.sessionId || (await inSession(mover.server, current, watch.paneId)))) {
-      watch.stayed(where.windowId);
+      await watch.stayed(where.windowId);
       return;
     }
     // tmux 3.2: a session with panes that remain on exit is polled, never streamed (fallback/dead-pane-guard.ts).

@@ -93,24 +93,26 @@ export class PanePlace {
     this.unsubscribe();
   }
 
-  /** A %layout-change: follows the pane's size; "left" when it left the window it was in. */
-  layout(event: Extract<ControlEvent, { type: "layout-change" }>): "left" | undefined {
+  /**
+   * A %layout-change: follows the pane's size; "left" when it left the window it was in, "joined"
+   * when it shows in another window of the session (joined there, maybe from outside the session,
+   * which tmux need not have told us of: a `swap-window` with another session's window is silent).
+   */
+  layout(event: Extract<ControlEvent, { type: "layout-change" }>): "left" | "joined" | undefined {
     const found = paneInLayout(event, this.options.paneId, this.windowId);
     if (found === "left") return "left";
-    if (found) {
-      // Also a pane joined into another window of the same session: that window is ours now.
-      this.windowId = event.windowId;
-      this.subscribe();
-      this.resized(found.cols, found.rows);
-    }
-    return undefined;
+    if (!found) return undefined;
+    const joined = this.windowId !== "" && event.windowId !== this.windowId;
+    this.windowId = event.windowId;
+    this.subscribe();
+    this.resized(found.cols, found.rows);
+    return joined ? "joined" : undefined;
   }
 
   /**
    * Still in the client's session, maybe in another window (`break-pane -d` sends no layout for the
-   * new window): learn its window and size again from tmux, nothing lost. Not by a capture: its
-   * pause drops output tmux had read but not yet sent us (tmux 3.3+), whose effect the captured
-   * screen shows while the output stream never has it, unflagged.
+   * new window): learn its window and size again from tmux. (The watch then takes its screen again,
+   * flagged: PaneWatch.stayed.)
    */
   stayed(windowId: string): void {
     this.windowId = windowId;

@@ -150,3 +150,92 @@ describe("a move tmux tells a control client nothing about", () => {
     for (const d of deltas) expect(d.missed).toBe(false);
   });
 });
+
+/**
+ * Where the `seq -f L%g` lines in the raw output of answers do not follow one another. An answer
+ * flagged missed may join lines anywhere (raw starts afresh after a gap, maybe mid-line, and one
+ * answer can hold two gaps): its lines are not checked, and the stream goes on after the screen it
+ * took (its last line there), or after its last raw line. Lines maxBytes cut are not a jump either.
+ */
+function unflaggedJumps(deltas: readonly Capture[]): string[] {
+  const jumps: string[] = [];
+  let previous: number | undefined;
+  let carry = "";
+  const numbers = (lines: readonly string[]): number[] => lines.map((line) => /^L(\d+)$/.exec(line)?.[1]).filter((n) => n !== undefined).map(Number);
+  for (const d of deltas) {
+    // maxBytes cut the start of raw (truncated.rawChars says how much): it goes on from the cut.
+    const cut = d.truncated.rawChars > 0;
+    const lines = (cut ? d.raw : carry + d.raw).split("\n");
+    carry = lines.pop() ?? "";
+    if (cut) previous = undefined;
+    if (d.missed) {
+      // The row the terminal cursor is in the middle of is the line the stream goes on with.
+      const cursorLine = d.screen.top + d.screen.cursorY;
+      const partial = d.screen.cursorX > 0 ? d.rows.find((r) => r.line === cursorLine) : undefined;
+      const shown = numbers(d.rows.filter((r) => r !== partial).map((r) => r.text));
+      previous = shown.length > 0 ? Math.max(...shown) : (numbers(lines).at(-1) ?? previous);
+      carry = partial?.text ?? "";
+      continue;
+    }
+    for (const next of numbers(lines)) {
+      if (previous !== undefined && next !== previous + 1) jumps.push(`L${previous} then L${next}`);
+      previous = next;
+    }
+  }
+  return jumps;
+}
+
+describe("a pane that leaves the session and comes back while it prints", () => {
+  // tmux 3.2a–3.7c (control.c, control_write_pending): output blocks it queued for our client for a
+  // pane that is then out of our session are freed without our read offset moving past them, so once
+  // the pane is back every %output of it is that many bytes late and the last ones are never sent.
+  // The pane goes out without a word (swap-window with another session's window) and comes back by
+  // a join into another window of the session.
+  it("its output arrives whole or the gap is flagged moved, never late: the flood's end in the stream, and no old line printed again", { timeout: 90_000 }, async () => {
+    const test = await startServer({ cols: 60, rows: 12, command: "sh", env: { PS1: "$ " } });
+    const pane = await paneIn(test, "main");
+    await test.run(["new-window", "-d", "-t", "main:", "sh"]);
+    await test.run(["new-session", "-d", "-s", "other", "-x", "60", "-y", "12", "sh"]);
+    const mcp = await connect(test.server);
+    const rebuilt = new RebuiltScreen();
+    let delta: Capture = await mcp.capture({ paneId: pane });
+    rebuilt.apply(delta);
+    const deltas: Capture[] = [];
+    const read = async (done: (d: Capture) => boolean): Promise<void> => {
+      for (const d of await mcp.captureUntil(delta, (x) => done(x), 400, 60_000)) {
+        expect(d.closed).toBe(false);
+        if (d.missed) expect(d.reason).toBe("moved");
+        deltas.push(d);
+        rebuilt.apply((delta = d));
+      }
+    };
+    await test.run(["send-keys", "-t", pane, "-l", "seq -f L%g 1 200000; echo flood''-ended\n"]);
+    await read((d) => /(^|\n)L\d+\n/.test(d.raw));
+
+    // Away while it prints: tmux drew lines our client was not sent. Then back, into window 1.
+    await test.run(["swap-window", "-d", "-s", "main:0", "-t", "other:0"]);
+    /** The last line tmux drew (history_size stops at history-limit). */
+    const drawn = async (): Promise<number> => Math.max(0, ...(await test.run(["capture-pane", "-p", "-t", pane])).map((row) => Number(/^L(\d+)$/.exec(row)?.[1] ?? 0)));
+    const away = await drawn();
+    // Or the flood's end, on a machine fast enough to finish it first (the trip still goes out and back).
+    await waitFor(async () => (await drawn()) > Math.min(away + 1000, 199_999), 20_000, "the pane to print while away");
+    await test.run(["join-pane", "-d", "-s", pane, "-t", "main:1"]);
+
+    const ended = (d: Capture): boolean => d.raw.includes("flood-ended") || texts(d).includes("flood-ended");
+    await read(ended);
+    expect(unflaggedJumps(deltas)).toEqual([]);
+    // The end came in the output stream (from a screen taken after a flagged gap, at most), not
+    // only drawn by a heal from tmux's screen while the stream held it back.
+    const last = deltas.at(-1);
+    expect(last?.raw.includes("flood-ended") === true || last?.missed === true, "flood-ended in the stream, or after a flagged gap").toBe(true);
+    expect(deltas.some((d) => d.missed)).toBe(true);
+
+    // What the pane prints next comes as itself, not as old lines tmux held back.
+    await test.run(["send-keys", "-t", pane, "-l", "echo after''-return\n"]);
+    const before = deltas.length;
+    await read((d) => d.raw.includes("after-return"));
+    const next = deltas.slice(before).map((d) => d.raw).join("");
+    expect(next).not.toMatch(/(^|\n)L\d+/);
+    await expectRebuiltAsTmux(test, mcp, rebuilt, delta, pane);
+  });
+});

@@ -19,7 +19,7 @@ function watch(overrides: Partial<Followed> & { closed?: boolean } = {}): Follow
     confirmed: () => Promise.resolve(),
     stillThere: () => Promise.resolve(true),
     markClosed: () => undefined,
-    stayed: () => undefined,
+    stayed: () => Promise.resolve(),
     moveTo: () => Promise.resolve(),
     ...rest,
   };

@@ -3,6 +3,7 @@
 // failed) the pane's own client is asked, and only its answer says the pane left.
 import { describe, expect, it } from "vitest";
 import { TmuxServer } from "../../../src/tmux/server.js";
+import { parseLayout } from "../../../src/tmux/layout.js";
 import { PanePlace } from "../../../src/watch/follow/place.js";
 
 /** A watching client on its own server object (rosters are per server), answering from `reply`. */
@@ -49,6 +50,27 @@ describe("a pane's presence look", () => {
     expect(await p.place.present()).toBe(true);
     expect(p.asked).toEqual([listAll, listOwn]);
     expect(p.left()).toBe(0);
+    p.place.dispose();
+  });
+});
+
+describe("a pane's layouts", () => {
+  /** A %layout-change of window `windowId` holding the panes `ids` side by side, 30x10 each. */
+  function layout(windowId: string, ids: number[]): Parameters<PanePlace["layout"]>[0] {
+    const cells = ids.map((id, i) => `30x10,${i * 31},0,${id}`);
+    const text = ids.length === 1 ? `abcd,${cells[0] ?? ""}` : `abcd,${ids.length * 31 - 1}x10,0,0{${cells.join(",")}}`;
+    return { type: "layout-change", windowId, layout: text, panes: parseLayout(text) ?? [] };
+  }
+
+  it("says left when its window's layout lacks it, and joined when it shows in another window (maybe back from outside the session)", () => {
+    const p = place("%3", async () => []);
+    p.place.took(30, 10, "@1");
+    expect(p.place.layout(layout("@1", [3, 4]))).toBeUndefined();
+    expect(p.place.layout(layout("@2", [5]))).toBeUndefined();
+    expect(p.place.layout(layout("@1", [4]))).toBe("left");
+    expect(p.place.layout(layout("@2", [5, 3]))).toBe("joined");
+    expect(p.place.windowId).toBe("@2");
+    expect(p.place.layout(layout("@2", [3]))).toBeUndefined();
     p.place.dispose();
   });
 });
