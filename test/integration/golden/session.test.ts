@@ -108,7 +108,8 @@ describe("expectGolden", () => {
     const goldens = await dir();
     await withSession({ size: { cols: 30, rows: 4 }, command: ["sh"], env: { PS1: "> " } }, async (s) => {
       await s.typeText("echo ready\n");
-      await s.waitFor({ kind: "text", text: "ready" }, 5000);
+      // Its output and the prompt after it: "ready" alone is in the echo of the typed line already.
+      await s.waitFor({ kind: "text", text: "ready\n>" }, 5000);
       const options = { dir: goldens, suite: "shell", settleMs: 50, ci: false, update: false };
       expect((await expectGolden(s, "ready", options)).kind).toBe("written");
       expect((await expectGolden(s, "ready", options)).kind).toBe("pass");
