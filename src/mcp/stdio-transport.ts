@@ -70,9 +70,15 @@ export class StdioTransport implements Transport {
   private readonly warn: (line: string) => void;
   private started = false;
   private closed = false;
-  /** Requests read and not answered yet: stdin's end waits for them. */
-  private readonly unanswered = new Set<Id>();
+  /**
+   * Requests read and not answered yet, counted by id: stdin's end waits for them. Counted, not a
+   * set: a client that reuses an id in flight (JSON-RPC forbids it) had its second request dropped
+   * unanswered when stdin ended after the first answer.
+   */
+  private readonly unanswered = new Map<Id, number>();
   private stdinEnded = false;
+  /** Answers waiting for stdout's 'drain': one listener for them all (one each passed Node's limit of 10 and warned). */
+  private draining: Array<() => void> | undefined;
 
   constructor(
     private readonly stdin: Readable = process.stdin,
@@ -93,12 +99,32 @@ export class StdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const answers = !("method" in message) && "id" in message ? message.id : undefined;
-    const written = new Promise<void>((resolve) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
-      else this.stdout.once("drain", resolve);
-    });
-    if (answers === undefined || !this.unanswered.delete(answers)) return written;
+    const written = this.write(serializeMessage(message));
+    if (answers === undefined || !this.settle(answers)) return written;
     return written.then(() => this.closeIfDone());
+  }
+
+  /** Writes `line`; resolves once stdout took it, or at its next 'drain'. */
+  private write(line: string): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (this.stdout.write(line)) return resolve();
+      if (this.draining) return void this.draining.push(resolve);
+      this.draining = [resolve];
+      this.stdout.once("drain", () => {
+        const waiting = this.draining ?? [];
+        this.draining = undefined;
+        for (const done of waiting) done();
+      });
+    });
+  }
+
+  /** One request `id` needs no answer any more (answered, cancelled); false if none was waiting. */
+  private settle(id: Id): boolean {
+    const count = this.unanswered.get(id);
+    if (count === undefined) return false;
+    if (count > 1) this.unanswered.set(id, count - 1);
+    else this.unanswered.delete(id);
+    return true;
   }
 
   async close(): Promise<void> {
@@ -152,12 +178,12 @@ export class StdioTransport implements Transport {
       this.refuse(Buffer.byteLength(text), text.slice(0, KEPT_BYTES), text.slice(-KEPT_BYTES), why, notJson ? PARSE_ERROR : INVALID_REQUEST);
       return;
     }
-    if ("method" in message && "id" in message) this.unanswered.add(message.id);
+    if ("method" in message && "id" in message) this.unanswered.set(message.id, (this.unanswered.get(message.id) ?? 0) + 1);
     this.onmessage?.(message);
     // A cancelled request gets no answer (MCP): stop waiting for one.
     if ("method" in message && message.method === "notifications/cancelled" && !("id" in message)) {
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      if ((typeof id === "string" || typeof id === "number") && this.unanswered.delete(id)) this.closeIfDone();
+      if ((typeof id === "string" || typeof id === "number") && this.settle(id)) this.closeIfDone();
     }
   }
 

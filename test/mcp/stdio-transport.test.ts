@@ -113,4 +113,35 @@ describe("StdioTransport", () => {
     await r.closed;
     expect(r.sent).toEqual([{ jsonrpc: "2.0", id: 5, result: {} }]);
   });
+
+  it("stdin's end waits for both requests of a client that reused an id in flight", async () => {
+    const r = await rig(1024, false);
+    let closed = false;
+    void r.closed.then(() => (closed = true));
+    r.stdin.end(`${request(7)}\n${request(7)}\n`);
+    await new Promise((resolve) => r.stdin.once("end", resolve));
+    await r.transport.send({ jsonrpc: "2.0", id: 7, result: { first: true } });
+    expect(closed).toBe(false); // the second request 7 is still being worked on
+    await r.transport.send({ jsonrpc: "2.0", id: 7, result: { second: true } });
+    await r.closed;
+    expect(r.sent).toEqual([
+      { jsonrpc: "2.0", id: 7, result: { first: true } },
+      { jsonrpc: "2.0", id: 7, result: { second: true } },
+    ]);
+  });
+
+  it("answers that find stdout full wait on one drain listener however many there are", async () => {
+    const stdout = new PassThrough({ highWaterMark: 16 }); // nobody reads it yet: full at once
+    const transport = new StdioTransport(new PassThrough(), stdout, { warn: () => undefined });
+    await transport.start();
+    let done = 0;
+    const written = Array.from({ length: 20 }, (_, id) => transport.send({ jsonrpc: "2.0", id, result: {} }).then(() => void done++));
+    // Node warns of a leak (MaxListenersExceededWarning) past 10 listeners of one event.
+    expect(stdout.listenerCount("drain")).toBe(1);
+    expect(done).toBe(0);
+    stdout.resume(); // the client reads: stdout drains
+    await Promise.all(written);
+    expect(done).toBe(20);
+    expect(stdout.listenerCount("drain")).toBe(0);
+  });
 });
