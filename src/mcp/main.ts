@@ -58,8 +58,10 @@ export async function main(options: McpOptions, publisher?: ReadPublisher, answe
   ]);
   // Loaded only when asked for: the server's start-up stays as it was without --transcript.
   const transcript = options.transcript === undefined ? undefined : (await import("./transcript.js")).Transcript.open(options.transcript, log, transcriptFd);
+  // The engine thread may have heard "stop" while this file loaded (its stdin ends then too).
   const stop = new AbortController();
-  stopping?.addEventListener("abort", () => stop.abort(), { once: true });
+  if (stopping?.aborted === true) stop.abort();
+  else stopping?.addEventListener("abort", () => stop.abort(), { once: true });
   const hub = new Hub({ server, warn: hubWarn, maxPanes: options.maxPanes, ...(publisher ? { publisher } : {}) });
   // tmux is asked at the first tool call, not at start: initialize and tools/list need no tmux (nor
   // execa, which runs it), and spawning it meanwhile cost start-up ≈ 12% (issue 28).
