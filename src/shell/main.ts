@@ -1,7 +1,7 @@
 // `panescope read|wait|send|list|open|close`: one tool call through the tmux server's shared daemon
 // (started on first use). Prints the text a model reads (or, with --json, the structured answer)
 // and exits with a status a script can branch on: 0 done, 1 timed out, 2 usage, 3 pane closed or
-// gone, 4 any other error (stderr says what and what to do).
+// gone, 4 any other error (stderr says what and what to do); 141 when stdout's reader left (print.ts).
 import type { ShellCommand } from "../options/shell.js";
 import { MAX_WAIT_LIMIT_MS } from "../options/model.js";
 import { path } from "../builtins.js";
@@ -9,11 +9,12 @@ import { isPanescopeError, messageOf } from "../errors.js";
 import { surelyUnwritable, unwritable } from "../output-file.js";
 import { callerCwd, daemonPaths } from "./paths.js";
 import { callerPane, defaultReader } from "./reader.js";
+import { guard, write } from "./print.js";
 import { reachDaemon } from "./start.js";
 import { inShellWords, noServer, serverFlags } from "./words.js";
 
-/** Stopped by a signal: 128 + its number, as a shell reports it (SIGINT 130, SIGTERM 143). */
-export const EXIT = { done: 0, timedOut: 1, usage: 2, closed: 3, failed: 4, interrupted: 130, terminated: 143 } as const;
+/** Stopped by a signal: 128 + its number, as a shell reports it (SIGINT 130, SIGTERM 143; stdout's reader gone, as SIGPIPE: 141). */
+export const EXIT = { done: 0, timedOut: 1, usage: 2, closed: 3, failed: 4, interrupted: 130, outputClosed: 141, terminated: 143 } as const;
 
 /** Tools that change nothing in tmux: their call rides with the hello, and sending one twice is harmless (start.ts). */
 const READ_ONLY: ReadonlySet<ShellCommand["tool"]> = new Set(["capture_since", "wait_for", "list_panes"]);
@@ -53,6 +54,26 @@ function afterLoss(command: ShellCommand): string {
 }
 
 /**
+ * The status of a command whose answer stdout did not take: its reader left (`| head -2`), as
+ * SIGPIPE would have ended it, or stdout failed otherwise (said, with what the call did all the same).
+ */
+function lost(error: NodeJS.ErrnoException, after: string): number {
+  if (error.code === "EPIPE") return EXIT.outputClosed;
+  say(`the answer could not be written to stdout (${messageOf(error)}): ${after}`);
+  return EXIT.failed;
+}
+
+/** What a call whose answer could not be printed did all the same. */
+function unprinted(command: ShellCommand): string {
+  const on = serverFlags(command.server);
+  if (command.tool === "open_pane") return `the pane was opened: panescope list${on} shows it`;
+  if (command.tool === "close_pane") return "the pane was closed";
+  if (command.tool === "send_keys") return `the keys were typed${command.arguments.cursor === undefined ? "; this reader's cursor moved past what the answer showed" : ""}`;
+  if (command.arguments.cursor === undefined && (command.tool === "capture_since" || command.tool === "wait_for")) return "the answer is lost, and this reader's cursor moved past it";
+  return "the answer is lost: run the command again";
+}
+
+/**
  * open starts its pane where the command runs, as `tmux new-window` run there would: the daemon
  * runs in /, so the hello carries this directory (open_pane's default), and a relative --cwd is
  * taken from here.
@@ -64,6 +85,8 @@ function openedHere(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 export async function main(command: ShellCommand): Promise<number> {
+  guard(process.stdout);
+  guard(process.stderr);
   // A picture's file that surely cannot be written is a usage error before anything is asked.
   const unusable = command.output === undefined ? undefined : surelyUnwritable(command.output, `pane${path.extname(command.output)}`);
   if (unusable !== undefined && command.output !== undefined) {
@@ -120,11 +143,11 @@ export async function main(command: ShellCommand): Promise<number> {
   }
   const structured = result.structuredContent ?? {};
   if (command.output !== undefined) return writePicture(command.output, result);
-  if (command.printsPaneId && !command.json && typeof structured.paneId === "string") {
-    process.stdout.write(`${structured.paneId}\n`);
-    // Each line its own "panescope:" (open's second is its cursor, for `read --cursor`).
-    for (const line of inShellWords(text, command.server).split("\n")) say(line);
-  } else process.stdout.write(`${command.json ? JSON.stringify(structured, null, 2) : text}\n`);
+  const paneId = command.printsPaneId && !command.json && typeof structured.paneId === "string" ? structured.paneId : undefined;
+  const printed = await write(process.stdout, paneId !== undefined ? `${paneId}\n` : `${command.json ? JSON.stringify(structured, null, 2) : text}\n`);
+  if (printed !== undefined) return lost(printed, unprinted(command));
+  // Each line its own "panescope:" (open's second is its cursor, for `read --cursor`).
+  if (paneId !== undefined) for (const line of inShellWords(text, command.server).split("\n")) say(line);
   return statusOf(command, structured);
 }
 
@@ -144,6 +167,6 @@ async function writePicture(file: string, result: ToolResult): Promise<number> {
     say(`cannot write the picture to ${file}: ${unwritable(file, error, `pane${path.extname(file)}`)}`);
     return EXIT.failed;
   }
-  process.stdout.write(`${file} (${bytes.length} bytes)\n`);
-  return EXIT.done;
+  const printed = await write(process.stdout, `${file} (${bytes.length} bytes)\n`);
+  return printed === undefined ? EXIT.done : lost(printed, `the picture was written to ${file}`);
 }
