@@ -87,8 +87,11 @@ export class ReaderGate implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   started = false;
-  /** Request id → the pane whose cursor its answer carries, and why the reader's was lost, if it was. */
-  private readonly tracked = new Map<string | number, { pane: string; loss: Loss | undefined }>();
+  /**
+   * Request id → the pane whose cursor its answer carries (undefined: an open_pane, whose pane is in
+   * its answer), and why the reader's was lost, if it was.
+   */
+  private readonly tracked = new Map<string | number, { pane: string | undefined; loss: Loss | undefined }>();
   /** The client went away: no answer can reach it, so none may move its reader's cursors. */
   private gone = false;
 
@@ -126,7 +129,8 @@ export class ReaderGate implements Transport {
     if (asked !== undefined && answer.id !== undefined && this.reader !== undefined) {
       this.tracked.delete(answer.id);
       if (asked.loss !== undefined) answer = toldForgotten(answer, asked.loss);
-      this.keep(this.reader, asked.pane, answer.result);
+      const pane = asked.pane ?? openedPane(answer.result);
+      if (pane !== undefined) this.keep(this.reader, pane, answer.result);
     }
     return this.inner.send(answer);
   }
@@ -135,10 +139,18 @@ export class ReaderGate implements Transport {
     await this.inner.close();
   }
 
-  /** A cursor tool called on one pane without a cursor continues from the reader's last one. */
+  /**
+   * A cursor tool called on one pane without a cursor continues from the reader's last one. A pane
+   * the reader opens starts it at the pane's first byte (open_pane's cursor): `id=$(panescope open
+   * -- make); panescope wait $id --for DONE` sees what make printed before the wait, not only after.
+   */
   private withCursor(message: Message): Message {
     if (!isRequest(message) || message.method !== "tools/call" || this.reader === undefined) return message;
     const params = message.params ?? {};
+    if (params.name === "open_pane") {
+      this.tracked.set(message.id, { pane: undefined, loss: undefined });
+      return message;
+    }
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     if (!CURSOR_TOOLS.has(String(params.name)) || typeof args.paneId !== "string") return message;
     if (args.cursor !== undefined || args.cursors !== undefined || args.paneIds !== undefined) return message;
@@ -161,6 +173,12 @@ export class ReaderGate implements Transport {
     const cursor = structured.delta?.cursor ?? structured.cursor;
     if (typeof cursor === "string") this.readers.set(reader, pane, cursor);
   }
+}
+
+/** The pane an open_pane answer names (canonical), if it opened one. */
+function openedPane(result: Record<string, unknown> | undefined): string | undefined {
+  const paneId = (result?.structuredContent as { paneId?: unknown } | undefined)?.paneId;
+  return result?.isError !== true && typeof paneId === "string" ? canonicalPaneId(paneId) : undefined;
 }
 
 /** What the answer to a reader whose cursor was let go or lost (readers.ts) says of it. */

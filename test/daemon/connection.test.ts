@@ -43,6 +43,24 @@ describe("the reader gate", () => {
     expect(readers.get("me", "%3")).toBe("c2");
   });
 
+  it("starts a reader at the first byte of a pane it opened: its next read without a cursor continues from open_pane's cursor", async () => {
+    const { g, received, readers } = gate("me");
+    g.incoming(call(1, "open_pane", { command: "make" }));
+    expect(argsOf(received[0])).toEqual({ command: "make" });
+    await g.send(answer(1, { paneId: "%7", pid: 42, session: "panescope", createdSession: false, cursor: "from-first-byte" }));
+    expect(readers.get("me", "%7")).toBe("from-first-byte");
+    g.incoming(call(2, "wait_for", { paneId: "%7", pattern: "DONE" }));
+    expect(argsOf(received[1])).toEqual({ paneId: "%7", pattern: "DONE", cursor: "from-first-byte" });
+    // An open that failed keeps nothing; a reader with no name keeps nothing either.
+    g.incoming(call(3, "open_pane", { command: "nope" }));
+    await g.send(answer(3, { paneId: "%8", cursor: "x" }, { isError: true }));
+    expect(readers.get("me", "%8")).toBeUndefined();
+    const anonymous = gate(undefined);
+    anonymous.g.incoming(call(1, "open_pane", { command: "make" }));
+    await anonymous.g.send(answer(1, { paneId: "%7", cursor: "c" }));
+    expect(anonymous.readers.get("me", "%7")).toBeUndefined();
+  });
+
   it("tells a reader whose cursor the bound let go that it missed what came since (a read, a wait), not a new reader's first read; a new reader is not told", async () => {
     const { g, sent, readers } = gate("me");
     for (let i = 0; i <= MAX_ENTRIES; i++) readers.set(i === 0 ? "me" : `r${i}`, "%1", `c${i}`);

@@ -139,6 +139,8 @@ describe("panescope wait and send", () => {
     expect((await place.run(["list"])).stdout).toContain(paneId);
     const closed = await place.run(["wait", paneId, "--closed", "--timeout", "20000"]);
     expect(closed.exitCode, closed.stdout + closed.stderr).toBe(0);
+    // The reader that opened the pane starts at its first byte: what it printed before the wait too.
+    expect(closed.stdout).toContain("bye now");
     const read = await place.run(["read", paneId, "--as", "late"]);
     expect(read.stdout).toContain("bye now");
     expect(read.exitCode).toBe(3);
