@@ -46,12 +46,17 @@ function cup(s: ScreenSnapshot, widthOf?: WidthOf, regionTop = 0): string {
   return `${ESC}[${row};${last.col + 1}H${style ? `${styleSgr(style)}${last.text}${ESC}[0m` : last.text}`;
 }
 
+/** The tab stops when they are not the default ones, for the active buffer (xterm keeps a set per buffer). */
+function tabsAnsi(s: ScreenSnapshot, modes?: ScreenModes): string {
+  return modes?.tabs !== undefined && !defaultTabs(modes.tabs, s.cols) ? tabBytes(modes.tabs, s.cols) : "";
+}
+
 /**
  * After the rows: the tab stops, scroll region and modes the pane's output goes on relying on (a
  * reset dropped them), then the cursor. Insert mode last: the cursor may print a cell again.
  */
 function modesAnsi(s: ScreenSnapshot, modes: ScreenModes, widthOf?: WidthOf): string {
-  let out = modes.tabs !== undefined && !defaultTabs(modes.tabs, s.cols) ? tabBytes(modes.tabs, s.cols) : "";
+  let out = tabsAnsi(s, modes);
   const { scrollTop: top, scrollBottom: bottom } = modes;
   const region = top !== undefined && bottom !== undefined && (top > 0 || bottom < s.rows - 1);
   if (region) out += `${ESC}[${top + 1};${bottom + 1}r`;
@@ -69,7 +74,9 @@ function modesAnsi(s: ScreenSnapshot, modes: ScreenModes, widthOf?: WidthOf): st
  */
 export function snapshotToAnsi(snapshot: ScreenSnapshot, widthOf?: WidthOf, normal?: ScreenSnapshot, modes?: ScreenModes): string {
   let out = `${RESET}${ESC}[?7l`;
-  if (snapshot.alternate) out += `${normal ? `${rowsAnsi(normal, widthOf)}${cup(normal, widthOf)}` : ""}${ESC}[?1049h`;
+  // tmux keeps one set of tab stops for both screens; xterm.js one per buffer, so a player built on
+  // it would give the program back default stops when it leaves: set them before entering too.
+  if (snapshot.alternate) out += `${tabsAnsi(snapshot, modes)}${normal ? `${rowsAnsi(normal, widthOf)}${cup(normal, widthOf)}` : ""}${ESC}[?1049h`;
   out += `${rowsAnsi(snapshot, widthOf)}${ESC}[?7h${modes ? modesAnsi(snapshot, modes, widthOf) : cup(snapshot, widthOf)}`;
   return snapshot.cursorVisible ? out : `${out}${ESC}[?25l`;
 }

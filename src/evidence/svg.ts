@@ -1,9 +1,9 @@
 // A screen as an SVG picture: backgrounds as rects, each row as one selectable <text>, the cursor
 // when the program shows it, and optional highlighted cells (class "diff") for reports. Pure and
 // deterministic: the same snapshot and options give the same bytes.
-import type { ScreenSnapshot } from "../observe/emulator/snapshot.js";
+import type { ScreenSnapshot, UnderlineStyle } from "../observe/emulator/snapshot.js";
 import { rowCells, rowStyles, styleKey, type Cell, type WidthOf } from "./grid.js";
-import { CURSOR, DEFAULT_BG, DEFAULT_FG, paint, type CellStyle } from "./palette.js";
+import { colourHex, CURSOR, DEFAULT_BG, DEFAULT_FG, paint, type CellStyle } from "./palette.js";
 
 /** Cells on one row, end exclusive. */
 export interface CellRange {
@@ -68,13 +68,28 @@ function merged(ranges: readonly CellRange[]): CellRange[] {
   return out;
 }
 
+/** CSS's names for the underline styles (text-decoration-style). */
+const DECORATION_STYLES: Record<UnderlineStyle, string> = { double: "double", curly: "wavy", dotted: "dotted", dashed: "dashed" };
+
+/**
+ * A run's glyph attributes. Blink is drawn steady (the text as it shows half the time; a picture of
+ * a moment need not flash) and marked `class="blink"` for a page that wants to animate it. An
+ * underline's style and colour go in CSS (`text-decoration-style`, `-color`), which browsers draw;
+ * a renderer without them (resvg, for PNG) still draws a line in the text's colour.
+ */
 function glyphAttrs(style: CellStyle | undefined): string {
   const p = paint(style ?? {});
-  let attrs = p.fg === DEFAULT_FG ? "" : ` fill="${p.fg}"`;
+  let attrs = style?.blink ? ` class="blink"` : "";
+  if (p.fg !== DEFAULT_FG) attrs += ` fill="${p.fg}"`;
   if (style?.bold) attrs += ` font-weight="bold"`;
   if (style?.italic) attrs += ` font-style="italic"`;
-  const lines = [style?.underline ? "underline" : "", style?.strikethrough ? "line-through" : ""].filter(Boolean);
+  const lines = [style?.underline ? "underline" : "", style?.overline ? "overline" : "", style?.strikethrough ? "line-through" : ""].filter(Boolean);
   if (lines.length > 0) attrs += ` text-decoration="${lines.join(" ")}"`;
+  const css = [
+    style?.underline && style.underlineStyle ? `text-decoration-style:${DECORATION_STYLES[style.underlineStyle]}` : "",
+    style?.underline && style.underlineColour ? `text-decoration-color:${colourHex(style.underlineColour, p.fg)}` : "",
+  ].filter(Boolean);
+  if (css.length > 0) attrs += ` style="${css.join(";")}"`;
   if (p.opacity !== 1) attrs += ` fill-opacity="${p.opacity}"`;
   return attrs;
 }
@@ -86,7 +101,7 @@ function glyphAttrs(style: CellStyle | undefined): string {
 function tspans(cells: Cell[], seg: Segment, cw: number, text: { from: number; to: number }): string {
   // Hidden text (SGR 8) is drawn as a terminal draws it: not at all, its background only.
   if (seg.style?.hidden === true) return "";
-  const decorated = seg.style?.underline === true || seg.style?.strikethrough === true;
+  const decorated = seg.style?.underline === true || seg.style?.overline === true || seg.style?.strikethrough === true;
   const inRun = cells.filter((c) => c.col >= seg.start && c.col < seg.end);
   // Blanks before and after the row's text show nothing unless a line is drawn under or through
   // them. Those between its words stay, in whichever run: copied text keeps its spaces (a run that

@@ -155,16 +155,31 @@ function colour(c: Colour | undefined): string | undefined {
 
 const FLAGS = ["bold", "dim", "italic", "underline", "inverse", "strikethrough", "hidden"] as const;
 
-/** `row:start-end` then attributes in a fixed order; undefined for a run with nothing to say. */
-function styleLine(run: StyleRun, start: number, end: number): string | undefined {
+/** A run's attributes in a fixed order; undefined for a run with nothing to say. */
+function styleAttrs(run: StyleRun): string | undefined {
   const attrs: string[] = [];
   const fg = colour(run.fg);
   const bg = colour(run.bg);
   if (fg !== undefined) attrs.push(`fg=${fg}`);
   if (bg !== undefined) attrs.push(`bg=${bg}`);
   for (const flag of FLAGS) if (run[flag] === true) attrs.push(flag);
-  if (attrs.length === 0 || end <= start) return undefined;
-  return `${run.row}:${start}-${end} ${attrs.join(" ")}`;
+  return attrs.length === 0 ? undefined : attrs.join(" ");
+}
+
+/**
+ * Style lines, `row:start-end attributes`, sorted. Neighbouring runs whose written attributes are the
+ * same are one line: the snapshot also splits runs where a golden writes nothing (blink, an
+ * underline's style or colour), and a golden recorded before it did must still match.
+ */
+function styleLines(runs: { row: number; start: number; end: number; attrs: string }[]): string[] {
+  const sorted = [...runs].sort((a, b) => a.row - b.row || a.start - b.start || a.end - b.end || (a.attrs < b.attrs ? -1 : a.attrs > b.attrs ? 1 : 0));
+  const merged: typeof sorted = [];
+  for (const run of sorted) {
+    const last = merged.at(-1);
+    if (last !== undefined && last.row === run.row && last.end === run.start && last.attrs === run.attrs) last.end = run.end;
+    else merged.push({ ...run });
+  }
+  return merged.map((run) => `${run.row}:${run.start}-${run.end} ${run.attrs}`);
 }
 
 /** The golden text of a screen: deterministic, ends with a newline. */
@@ -201,18 +216,17 @@ export function formatGolden(snapshot: ScreenSnapshot, opts: FormatOptions = {})
   out.push(`└${"─".repeat(cols)}┘`);
   if (colors) {
     out.push("styles:");
-    const lines: { row: number; start: number; end: number; text: string }[] = [];
+    const runs: { row: number; start: number; end: number; attrs: string }[] = [];
     for (const run of snapshot.styles) {
       const row = rendered[run.row];
       const start = row === undefined ? run.start : Math.min(mapStart(row, run.start).col, edge(row));
       // A run to the right edge (a status bar) stays there: the blanks a narrower placeholder
       // frees at the row's end are the bar's, or its end would follow the masked text's width.
       const end = row === undefined ? run.end : run.end === cols ? cols : Math.min(mapEnd(row, run.end), edge(row));
-      const text = styleLine(run, start, end);
-      if (text !== undefined) lines.push({ row: run.row, start, end, text });
+      const attrs = styleAttrs(run);
+      if (attrs !== undefined && end > start) runs.push({ row: run.row, start, end, attrs });
     }
-    lines.sort((a, b) => a.row - b.row || a.start - b.start || a.end - b.end || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
-    for (const line of lines) out.push(line.text);
+    out.push(...styleLines(runs));
   }
   return `${out.join("\n")}\n`;
 }

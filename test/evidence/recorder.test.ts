@@ -3,6 +3,8 @@ import { parseCast } from "../../src/evidence/cast.js";
 import { replayCast } from "../../src/evidence/replay.js";
 import type { ScreenSnapshot } from "../../src/observe/emulator/snapshot.js";
 import { CastRecorder } from "../../src/evidence/recorder.js";
+import { Screen } from "../../src/observe/emulator/screen.js";
+import { playInXterm, plainXterm, writeTo, xtermCellDifferences, xtermLines } from "../support/cast-xterm.js";
 
 const START: ScreenSnapshot = {
   cols: 20,
@@ -63,6 +65,42 @@ describe("the cast recorder", () => {
     rec.output(new TextEncoder().encode("\tX\x1b[3;1H0123456789012345678901234"));
     const replayed = await replayCast(parseCast(text()));
     expect(replayed.lines).toEqual(["hello", "worXld", "01234567890123456784"]);
+  });
+
+  it("cells blinking, overlined or underlined double, curly, dotted or dashed in a colour before the recording keep every attribute in its replay", async () => {
+    // What a program drew before the recording began: the pane's screen (panescope's replica) and
+    // a terminal showing the same bytes; the cast's first event must draw it back cell by cell.
+    const drawn = [
+      "\x1b[5mblink\x1b[0m \x1b[4:3;58:5:196mcurly red\x1b[0m \x1b[4:2mdouble\x1b[0m",
+      "\x1b[4:4;58:2::10:20:30mdotted rgb\x1b[0m \x1b[4:5mdashed\x1b[0m \x1b[4mplain\x1b[0m \x1b[53;1;31moverline\x1b[0m",
+      "\x1b[5;4:3;44m blinking curl on blue \x1b[0m",
+    ].join("\r\n");
+    const live = new Screen({ cols: 60, rows: 4 });
+    await new Promise<void>((done) => live.write(drawn, done));
+    const pane = plainXterm(60, 4);
+    await writeTo(pane, drawn);
+    const { rec, text } = recorder();
+    rec.start(live.snapshot(), undefined, live.modes());
+    const replayed = await playInXterm(parseCast(text()));
+    expect(xtermCellDifferences(replayed, pane)).toEqual([]);
+    live.dispose();
+  });
+
+  it("a recording begun under the alternate screen gives the program back its tab stops when it leaves, in a player keeping stops per buffer", async () => {
+    // tmux keeps one set of stops for both screens (and so does the replica); xterm.js one per buffer.
+    const live = new Screen({ cols: 30, rows: 3 });
+    await new Promise<void>((done) => live.write("\x1b[3g\x1b[5G\x1bH\x1b[11G\x1bH\x1b[1G$ app\r\n\x1b[?1049hfull screen", done));
+    const { rec, text, tick } = recorder();
+    rec.start(live.snapshot(), live.snapshot("normal"), live.modes());
+    tick(1);
+    const leave = "\x1b[?1049la\tb\tc";
+    rec.output(new TextEncoder().encode(leave));
+    await new Promise<void>((done) => live.write(leave, done));
+    expect(live.snapshot().lines).toEqual(["$ app", "a   b     c", ""]);
+    const cast = parseCast(text());
+    expect(xtermLines(await playInXterm(cast))).toEqual(live.snapshot().lines);
+    expect((await replayCast(cast)).lines).toEqual(live.snapshot().lines);
+    live.dispose();
   });
 
   it("output keeps its arrival time; a resize to the same size is no event", () => {

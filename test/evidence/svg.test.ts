@@ -30,6 +30,20 @@ describe("SVG screenshots", () => {
     expect(cellsOfSvg(svg)[2]?.[12]).toEqual({ text: " ", fg: "#ffffff", bg: "#cc0000" });
   });
 
+  it("blinking text is drawn steady, overlines and curly, double, dotted or dashed underlines in their colours", async () => {
+    const snapshot = await snapshotOf("\x1b[5mB\x1b[0m \x1b[4:3;58:5:1mC\x1b[0m \x1b[4:2mD\x1b[0m \x1b[4:4;58:2::0:0:255mo\x1b[0m \x1b[4:5md\x1b[0m \x1b[53mO\x1b[0m", 20, 1);
+    const svg = screenToSvg(snapshot);
+    expect(cellDifferences(cellsOfSvg(svg), cellsOfSnapshot(snapshot))).toEqual([]);
+    expect(cellsOfSvg(svg)[0]?.slice(0, 12).filter((c) => c.text !== " ")).toEqual([
+      { text: "B", fg: "#ffffff", bg: "#000000", blink: true },
+      { text: "C", fg: "#ffffff", bg: "#000000", underline: true, underlineStyle: "wavy", underlineColour: "#cc0000" },
+      { text: "D", fg: "#ffffff", bg: "#000000", underline: true, underlineStyle: "double" },
+      { text: "o", fg: "#ffffff", bg: "#000000", underline: true, underlineStyle: "dotted", underlineColour: "#0000ff" },
+      { text: "d", fg: "#ffffff", bg: "#000000", underline: true, underlineStyle: "dashed" },
+      { text: "O", fg: "#ffffff", bg: "#000000", overline: true },
+    ]);
+  });
+
   it("a wide character takes two cells and the text after it keeps its columns", async () => {
     const snapshot = await snapshotOf("中文x");
     const row = cellsOfSvg(screenToSvg(snapshot))[0];

@@ -71,6 +71,17 @@ describe("formatGolden", () => {
     expect(formatGolden({ ...snap, styles: [...styles].reverse() }, { colors: true })).toBe(golden);
   });
 
+  it("writes neighbouring runs that differ only where a golden says nothing (blink, an underline's style) as one line", () => {
+    const styles: StyleRun[] = [
+      { row: 0, start: 0, end: 2, fg: { kind: "palette", index: 1 }, underline: true },
+      { row: 0, start: 2, end: 4, fg: { kind: "palette", index: 1 }, underline: true, blink: true, underlineStyle: "curly" },
+      { row: 0, start: 4, end: 6, fg: { kind: "palette", index: 1 }, underline: true, underlineColour: { kind: "palette", index: 2 } },
+      { row: 0, start: 6, end: 8, fg: { kind: "palette", index: 1 } },
+    ];
+    const golden = formatGolden(screen(["abcdefgh"], { styles }), { colors: true });
+    expect(golden.split("└────────────┘\n")[1]).toBe(["styles:", "0:0-6 fg=1 underline", "0:6-8 fg=1", ""].join("\n"));
+  });
+
   it("leaves the style section out when colors are off", () => {
     const snap = screen(["x"], { styles: [{ row: 0, start: 0, end: 1, bold: true }] });
     const golden = formatGolden(snap);

@@ -1,7 +1,7 @@
 // Reads an SVG screenshot back into cells (text, colours, attributes) so tests can compare it with
 // a screen cell by cell; and the same cells computed from a snapshot, as the SVG should show them.
 import { rowCells, rowStyles } from "../../src/evidence/grid.js";
-import { DEFAULT_FG, paint } from "../../src/evidence/palette.js";
+import { colourHex, DEFAULT_FG, paint } from "../../src/evidence/palette.js";
 import { cellSize } from "../../src/evidence/svg.js";
 import type { ScreenSnapshot } from "../../src/observe/emulator/snapshot.js";
 
@@ -12,9 +12,16 @@ export interface ShownCell {
   bold?: true;
   italic?: true;
   underline?: true;
+  /** An underline other than a single line, by its CSS name (wavy for curly). */
+  underlineStyle?: string;
+  underlineColour?: string;
+  overline?: true;
+  blink?: true;
   strikethrough?: true;
   dim?: true;
 }
+
+const CSS_UNDERLINES = { double: "double", curly: "wavy", dotted: "dotted", dashed: "dashed" } as const;
 
 function unescape(text: string): string {
   return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
@@ -26,7 +33,7 @@ function attr(tag: string, name: string): string | undefined {
 
 /** Blank cells show only their background (and lines drawn through them): the rest is noise. */
 function normal(cell: ShownCell): ShownCell {
-  if (cell.text !== " " || cell.underline || cell.strikethrough) return cell;
+  if (cell.text !== " " || cell.underline || cell.overline || cell.strikethrough) return cell;
   return { text: " ", fg: DEFAULT_FG, bg: cell.bg };
 }
 
@@ -54,7 +61,14 @@ export function cellsOfSvg(svg: string): ShownCell[][] {
         const shown: ShownCell = { text: cell.text, fg: attr(tag!, "fill") ?? DEFAULT_FG, bg: bgOf(row, col) };
         if (attr(tag!, "font-weight") === "bold") shown.bold = true;
         if (attr(tag!, "font-style") === "italic") shown.italic = true;
+        const css = attr(tag!, "style") ?? "";
+        if (attr(tag!, "class") === "blink") shown.blink = true;
         if (decoration.includes("underline")) shown.underline = true;
+        const underlineStyle = /text-decoration-style:(\w+)/.exec(css)?.[1];
+        if (underlineStyle !== undefined) shown.underlineStyle = underlineStyle;
+        const underlineColour = /text-decoration-color:(#[0-9a-f]{6})/.exec(css)?.[1];
+        if (underlineColour !== undefined) shown.underlineColour = underlineColour;
+        if (decoration.includes("overline")) shown.overline = true;
         if (decoration.includes("line-through")) shown.strikethrough = true;
         if (attr(tag!, "fill-opacity") !== undefined) shown.dim = true;
         cells[row]![col] = shown;
@@ -82,7 +96,11 @@ export function cellsOfSnapshot(snapshot: ScreenSnapshot): ShownCell[][] {
       const shown: ShownCell = { text: cell.text, fg: p.fg, bg: p.bg };
       if (style?.bold) shown.bold = true;
       if (style?.italic) shown.italic = true;
+      if (style?.blink) shown.blink = true;
       if (style?.underline) shown.underline = true;
+      if (style?.underline && style.underlineStyle) shown.underlineStyle = CSS_UNDERLINES[style.underlineStyle];
+      if (style?.underline && style.underlineColour) shown.underlineColour = colourHex(style.underlineColour, p.fg);
+      if (style?.overline) shown.overline = true;
       if (style?.strikethrough) shown.strikethrough = true;
       if (style?.dim) shown.dim = true;
       line.push(shown);

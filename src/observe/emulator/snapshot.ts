@@ -4,6 +4,9 @@
 /** A colour as the terminal holds it: default, one of 256 palette entries, or 24-bit RGB. */
 export type Colour = { kind: "default" } | { kind: "palette"; index: number } | { kind: "rgb"; rgb: number };
 
+/** The underlines besides a single line, as SGR 4:2, 4:3, 4:4 and 4:5 draw them. */
+export type UnderlineStyle = "double" | "curly" | "dotted" | "dashed";
+
 /** A run of cells on one row that share non-default attributes. Columns are cell columns, end exclusive. */
 export interface StyleRun {
   row: number;
@@ -15,6 +18,14 @@ export interface StyleRun {
   dim?: boolean;
   italic?: boolean;
   underline?: boolean;
+  /** SGR 4:2–4:5, an underline other than a single line (`underline` is true too). */
+  underlineStyle?: UnderlineStyle;
+  /** SGR 58: the underline's own colour (absent: the text's). */
+  underlineColour?: Colour;
+  /** SGR 53. */
+  overline?: boolean;
+  /** SGR 5: a terminal shows the text and hides it by turns. */
+  blink?: boolean;
   inverse?: boolean;
   strikethrough?: boolean;
   /** SGR 8: the text is there (tmux captures it) but a terminal shows none of it. */

@@ -1,8 +1,8 @@
 // Cell attributes of a rendered line: as sparse style runs (golden files) or as SGR sequences
 // (capture_pane with colours). Reads xterm cells; knows nothing of panes or tmux.
 import type { IBufferCell, IBufferLine } from "@xterm/headless";
-import type { Colour, StyleRun } from "./snapshot.js";
-import { underlinedOnlyAsLink } from "./xterm-internals.js";
+import type { Colour, StyleRun, UnderlineStyle } from "./snapshot.js";
+import { underlineOf } from "./xterm-internals.js";
 
 // xterm's colour modes (IBufferCell.getFgColorMode): 0 default, 0x1000000 palette 16, 0x2000000 palette 256, 0x3000000 RGB.
 const CM_RGB = 0x3000000;
@@ -14,6 +14,11 @@ interface Attrs {
   dim: boolean;
   italic: boolean;
   underline: boolean;
+  /** Undefined for a single line (or none). */
+  underlineStyle: UnderlineStyle | undefined;
+  underlineColour: Colour;
+  overline: boolean;
+  blink: boolean;
   inverse: boolean;
   strikethrough: boolean;
   /** SGR 8 (conceal): the text is kept, a terminal draws none of it. */
@@ -26,14 +31,23 @@ function colourOf(mode: number, value: number): Colour {
   return { kind: "palette", index: value };
 }
 
+/** xterm's underline styles 2–5 (1 is a single line). */
+const UNDERLINE_STYLES: Record<number, UnderlineStyle> = { 2: "double", 3: "curly", 4: "dotted", 5: "dashed" };
+const UNDERLINE_SGR: Record<UnderlineStyle, string> = { double: "4:2", curly: "4:3", dotted: "4:4", dashed: "4:5" };
+
 function attrsOf(cell: IBufferCell): Attrs {
+  const underline = underlineOf(cell);
   return {
     fg: colourOf(cell.getFgColorMode(), cell.getFgColor()),
     bg: colourOf(cell.getBgColorMode(), cell.getBgColor()),
     bold: cell.isBold() !== 0,
     dim: cell.isDim() !== 0,
     italic: cell.isItalic() !== 0,
-    underline: cell.isUnderline() !== 0 && !underlinedOnlyAsLink(cell),
+    underline: underline.style !== 0,
+    underlineStyle: UNDERLINE_STYLES[underline.style],
+    underlineColour: colourOf(underline.colourMode, underline.colour),
+    overline: cell.isOverline() !== 0,
+    blink: cell.isBlink() !== 0,
     inverse: cell.isInverse() !== 0,
     strikethrough: cell.isStrikethrough() !== 0,
     hidden: cell.isInvisible() !== 0,
@@ -55,6 +69,10 @@ function sameAttrs(a: Attrs, b: Attrs): boolean {
     a.dim === b.dim &&
     a.italic === b.italic &&
     a.underline === b.underline &&
+    a.underlineStyle === b.underlineStyle &&
+    sameColour(a.underlineColour, b.underlineColour) &&
+    a.overline === b.overline &&
+    a.blink === b.blink &&
     a.inverse === b.inverse &&
     a.strikethrough === b.strikethrough &&
     a.hidden === b.hidden
@@ -69,6 +87,8 @@ function isPlain(a: Attrs): boolean {
     !a.dim &&
     !a.italic &&
     !a.underline &&
+    !a.overline &&
+    !a.blink &&
     !a.inverse &&
     !a.strikethrough &&
     !a.hidden
@@ -79,9 +99,11 @@ function runOf(row: number, start: number, end: number, a: Attrs): StyleRun {
   const run: StyleRun = { row, start, end };
   if (a.fg.kind !== "default") run.fg = a.fg;
   if (a.bg.kind !== "default") run.bg = a.bg;
-  for (const flag of ["bold", "dim", "italic", "underline", "inverse", "strikethrough", "hidden"] as const) {
+  for (const flag of ["bold", "dim", "italic", "underline", "overline", "blink", "inverse", "strikethrough", "hidden"] as const) {
     if (a[flag]) run[flag] = true;
   }
+  if (a.underline && a.underlineStyle) run.underlineStyle = a.underlineStyle;
+  if (a.underline && a.underlineColour.kind !== "default") run.underlineColour = a.underlineColour;
   return run;
 }
 
@@ -114,12 +136,18 @@ function sgr(a: Attrs): string {
   if (a.bold) parts.push("1");
   if (a.dim) parts.push("2");
   if (a.italic) parts.push("3");
-  if (a.underline) parts.push("4");
+  if (a.underline) parts.push(a.underlineStyle ? UNDERLINE_SGR[a.underlineStyle] : "4");
+  if (a.blink) parts.push("5");
   if (a.inverse) parts.push("7");
   if (a.hidden) parts.push("8");
   if (a.strikethrough) parts.push("9");
   if (a.fg.kind !== "default") parts.push(sgrColour(a.fg, 30));
   if (a.bg.kind !== "default") parts.push(sgrColour(a.bg, 40));
+  if (a.overline) parts.push("53");
+  // Colons: a terminal that does not know SGR 58 skips it whole, not reads its 5 as blink.
+  const ul = a.underlineColour;
+  if (a.underline && ul.kind === "palette") parts.push(`58:5:${ul.index}`);
+  if (a.underline && ul.kind === "rgb") parts.push(`58:2::${(ul.rgb >> 16) & 255}:${(ul.rgb >> 8) & 255}:${ul.rgb & 255}`);
   return `\x1b[${parts.join(";")}m`;
 }
 
@@ -159,6 +187,10 @@ export function styleSgr(style: Omit<StyleRun, "row" | "start" | "end">): string
     dim: style.dim === true,
     italic: style.italic === true,
     underline: style.underline === true,
+    underlineStyle: style.underlineStyle,
+    underlineColour: style.underlineColour ?? plain,
+    overline: style.overline === true,
+    blink: style.blink === true,
     inverse: style.inverse === true,
     strikethrough: style.strikethrough === true,
     hidden: style.hidden === true,

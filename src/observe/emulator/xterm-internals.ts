@@ -1,7 +1,8 @@
 // The private parts of @xterm/headless 6.0 the screen relies on (pinned to that exact version in
 // package.json): its synchronous parse entry, a look at whether the terminal is at rest between
 // plain-text lines (flood-skip.ts), and which rows a parse changed (what xterm's renderers repaint)
-// with the line objects behind the rows; its parser's table (C1 printed) and a cell's link id.
+// with the line objects behind the rows; its parser's table (C1 printed) and a cell's underline
+// (style, colour, link).
 // Everything else goes through xterm's public API.
 import type { IBufferCell, Terminal as XTerminal } from "@xterm/headless";
 import { PanescopeError } from "../../errors.js";
@@ -309,20 +310,34 @@ export function printC1(term: XTerminal): boolean {
   return true;
 }
 
-/** A cell's extended attributes (`cell.extended`): SGR 4's style in bits 26–28 of `_ext`, an OSC 8 link's id. */
+/** A cell's extended attributes (`cell.extended`, current only when `hasExtendedAttrs()`). */
 interface ExtendedCell {
-  extended?: { _ext?: unknown; _urlId?: unknown };
+  hasExtendedAttrs?: () => number;
+  extended?: { _ext?: unknown };
 }
 
+/** A cell's underline as the program set it: its style and SGR 58's colour (mode as getFgColorMode, 0 default). */
+export interface CellUnderline {
+  /** As xterm numbers SGR 4's styles: 0 none, 1 single, 2 double, 3 curly, 4 dotted, 5 dashed. */
+  style: 0 | 1 | 2 | 3 | 4 | 5;
+  colourMode: number;
+  colour: number;
+}
+
+const NO_UNDERLINE: CellUnderline = { style: 0, colourMode: 0, colour: 0 };
+
 /**
- * Whether a cell reads as underlined only because it is in an OSC 8 hyperlink: xterm reports a
- * link's cells underlined (its renderers draw links dashed), while tmux keeps no attribute for a
- * link (3.4+ stores it; 3.2a–3.3a drop it), so a screenshot or golden would show a line tmux does
- * not. A link the program also underlined (SGR 4) keeps its underline.
+ * A cell's underline, read from xterm 6.0's `_ext` (style in bits 26–28, SGR 58's colour mode and
+ * value in bits 0–25). Not xterm's public answer: it reports an OSC 8 link's cells as underlined
+ * (dashed; its renderers draw links so), while tmux keeps no attribute for a link (3.4+ stores it;
+ * 3.2a–3.3a drop it), so a screenshot or golden would show a line tmux does not. xterm keeps SGR
+ * 58 only on underlined cells. Single and uncoloured when `_ext` cannot be read (another xterm).
  */
-export function underlinedOnlyAsLink(cell: IBufferCell): boolean {
-  const extended = (cell as IBufferCell & ExtendedCell).extended;
-  if (typeof extended?._urlId !== "number" || extended._urlId === 0) return false;
-  const ext = typeof extended._ext === "number" ? extended._ext : 0;
-  return ((ext >>> 26) & 0b111) === 0;
+export function underlineOf(cell: IBufferCell): CellUnderline {
+  const { hasExtendedAttrs, extended } = cell as IBufferCell & ExtendedCell;
+  const ext = typeof hasExtendedAttrs === "function" && hasExtendedAttrs.call(cell) !== 0 ? extended?._ext : undefined;
+  if (typeof ext !== "number") return cell.isUnderline() !== 0 ? { ...NO_UNDERLINE, style: 1 } : NO_UNDERLINE;
+  const style = Math.min((ext >>> 26) & 0b111, 5) as CellUnderline["style"];
+  if (style === 0) return NO_UNDERLINE;
+  return { style, colourMode: ext & 0x3000000, colour: ext & 0xffffff };
 }

@@ -11,6 +11,7 @@ import { record } from "../../../src/record/main.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 import { pictureDifferences, PROGRESS_BAR, shows, tmuxScreen, vimWithLine } from "../../support/tmux-screen.js";
 import { program } from "../../support/programs.js";
+import { playInXterm, plainXterm, writeTo, xtermCellDifferences, xtermLines } from "../../support/cast-xterm.js";
 
 const htop = program("htop");
 
@@ -49,6 +50,16 @@ async function recordWhile(test: TestServer, pane: string, name: string, act: ()
     await done;
   }
   return castOf(file);
+}
+
+/** tmux's visible screen (capture-pane -e) painted into a plain xterm, as tmuxScreen paints it. */
+async function tmuxInXterm(test: TestServer, pane: string): Promise<ReturnType<typeof plainXterm>> {
+  const [size = ""] = await test.run(["display-message", "-p", "-t", pane, "#{pane_width} #{pane_height}"]);
+  const [cols, rows] = size.split(" ").map(Number) as [number, number];
+  const lines = await test.run(["capture-pane", "-p", "-e", "-N", "-t", pane]);
+  const term = plainXterm(cols, rows);
+  await writeTo(term, `\x1b[?7l${lines.slice(0, rows).map((line, y) => `\x1b[${y + 1};1H${line}`).join("")}\x1b[0m`);
+  return term;
 }
 
 async function paneOf(test: TestServer): Promise<string> {
@@ -121,6 +132,31 @@ describe("panescope record", () => {
       await test.run(["send-keys", "-t", pane, "-l", "seq 101 112\n"]);
       await shows(test, pane, "112");
     });
+  });
+
+  it("blinking cells and curly, double, dotted and dashed underlines in colours on the screen a recording begins with replay cell by cell as tmux holds them", { timeout: 60_000 }, async () => {
+    // Overline (SGR 53) is left out: tmux 3.3a's capture-pane -e writes it as "5:3".
+    const test = await startServer({ cols: 60, rows: 6, command: "sh", env: { PS1: "$ " } });
+    const pane = await paneOf(test);
+    const cells = "\\033[5mblink\\033[0m \\033[4:3m\\033[58;5;196mcurly\\033[0m \\033[4:2mdouble\\033[0m \\033[4:4m\\033[58;2;10;20;30mdotted\\033[0m \\033[4:5;44mdashed\\033[0m";
+    await test.run(["send-keys", "-t", pane, "-l", `clear; printf '${cells}\\nstyled\\n'\n`]);
+    await shows(test, pane, "styled");
+    const cast = await recordWhile(test, pane, "styled", async () => undefined);
+    expect(xtermCellDifferences(await playInXterm(cast), await tmuxInXterm(test, pane))).toEqual([]);
+  });
+
+  it("a recording begun inside a full-screen program replays its output after it leaves with the tab stops tmux kept, in a player keeping stops per buffer", { timeout: 60_000 }, async () => {
+    // tmux keeps one set of stops for both screens; xterm.js keeps one per buffer.
+    const test = await startServer({ cols: 40, rows: 6, command: "sh", env: { PS1: "$ " } });
+    const pane = await paneOf(test);
+    const app = "printf '\\033[3g\\033[5G\\033H\\033[11G\\033H\\033[1G\\033[?1049hfull screen'; read x; printf '\\033[?1049la\\tb\\tc\\n'";
+    await test.run(["send-keys", "-t", pane, "-l", `clear; ${app}\n`]);
+    await shows(test, pane, "full screen");
+    const cast = await recordWhile(test, pane, "alt-tabs", async () => {
+      await test.run(["send-keys", "-t", pane, "Enter"]);
+      await shows(test, pane, "a   b     c");
+    });
+    expect(xtermLines(await playInXterm(cast))).toEqual(await test.run(["capture-pane", "-p", "-t", pane]));
   });
 
   it("a pane whose program was replaced is marked as missed output, then tmux's new screen follows", { timeout: 60_000 }, async () => {

@@ -212,6 +212,17 @@ describe("Screen", () => {
     expect(screen.visibleRowsAnsi()[0]).toBe("site \x1b[0;4mboth\x1b[0m");
   });
 
+  it("keeps blink, overline, an underline's style and colour, also under a link (xterm reports a link's underline dashed)", async () => {
+    const screen = new Screen({ cols: 30, rows: 2 });
+    await written(screen, "\x1b[5;53mbo\x1b[0m \x1b[4:3;58:5:9m\x1b]8;;https://x.org\x1b\\curl\x1b]8;;\x1b\\\x1b[0m \x1b[4:2;58;2;1;2;3mdd\x1b[0m");
+    expect(screen.snapshot().styles).toEqual([
+      { row: 0, start: 0, end: 2, overline: true, blink: true },
+      { row: 0, start: 3, end: 7, underline: true, underlineStyle: "curly", underlineColour: { kind: "palette", index: 9 } },
+      { row: 0, start: 8, end: 10, underline: true, underlineStyle: "double", underlineColour: { kind: "rgb", rgb: 0x010203 } },
+    ]);
+    expect(screen.visibleRowsAnsi()[0]).toBe("\x1b[0;5;53mbo\x1b[0m \x1b[0;4:3;58:5:9mcurl\x1b[0m \x1b[0;4:2;58:2::1:2:3mdd\x1b[0m");
+  });
+
   it("measures wide characters with unicode 11 widths", async () => {
     const screen = new Screen({ cols: 10, rows: 2 });
     await written(screen, "日本x");
