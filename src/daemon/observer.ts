@@ -9,6 +9,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { MAX_WAIT_LIMIT_MS } from "../options/model.js";
 import { connectRouted } from "../mcp/request-route.js";
 import { createServer, sharedToolState, type CreateServerOptions, type SharedToolState } from "../mcp/server.js";
+import { DEFAULT_MAX_BYTES } from "../mcp/limits.js";
+import type { Knobs } from "../mcp/render.js";
 import { TypedKeys, TypedStore } from "../mcp/typed-keys.js";
 import type { Hello } from "../shell/protocol.js";
 import { canonicalPaneId } from "../tmux/pane-id.js";
@@ -18,7 +20,17 @@ import { Hub } from "../watch/hub.js";
 /** Policies with a spare server kept (the least recently used dropped first). */
 const MAX_SPARES = 8;
 
-type Policy = Pick<CreateServerOptions, "readOnly" | "maxWaitMs" | "ownPane" | "defaultCwd">;
+type Policy = Pick<CreateServerOptions, "readOnly" | "maxWaitMs" | "ownPane" | "defaultCwd" | "knobs">;
+
+/**
+ * A shell command's names for what an answer's notes point at (options/shell.ts): its flags, and
+ * the byte cap it has no flag for (it never sends maxBytes).
+ */
+const SHELL_KNOBS: Knobs = {
+  rowLimits: `--max-lines, or an answer's ${DEFAULT_MAX_BYTES / 1024} KiB cap`,
+  byteLimit: `an answer's ${DEFAULT_MAX_BYTES / 1024} KiB cap`,
+  rowsView: "--view rows",
+};
 
 /** A connection's MCP server, and its view of the keys typed (named for its caller when it connects). */
 interface Built {
@@ -33,7 +45,13 @@ function policyOf(hello: Hello): Policy {
   const maxWaitMs = typeof hello.maxWaitMs === "number" && hello.maxWaitMs >= 0 ? Math.min(hello.maxWaitMs, MAX_WAIT_LIMIT_MS) : undefined;
   // As open_pane takes a cwd: absolute, of a sane length, nothing tmux could not be sent.
   const cwd = typeof hello.cwd === "string" && hello.cwd.startsWith("/") && hello.cwd.length <= 4096 && !/[\0\n\r]/.test(hello.cwd) ? hello.cwd : undefined;
-  return { readOnly: hello.readOnly === true, ...(maxWaitMs === undefined ? {} : { maxWaitMs }), ...(ownPane === undefined ? {} : { ownPane }), ...(cwd === undefined ? {} : { defaultCwd: cwd }) };
+  return {
+    readOnly: hello.readOnly === true,
+    ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
+    ...(ownPane === undefined ? {} : { ownPane }),
+    ...(cwd === undefined ? {} : { defaultCwd: cwd }),
+    ...(hello.terms === "shell" ? { knobs: SHELL_KNOBS } : {}),
+  };
 }
 
 export class SharedObserver {

@@ -15,8 +15,9 @@
 // good lines are kept; a damaged line's reader × pane, when its key can still be read, is told
 // `missed: forgotten`; when the loss cannot be pinned to readers, each reader's first read of each
 // pane from this daemon is (unsure): a daemon cannot tell a new reader from one whose cursor was
-// lost, so it says it may have missed output rather than stay silent. The damage stays in the file
-// until its next compaction: each daemon that loads it until then says so too.
+// lost, so it says it may have missed output rather than stay silent. A file with damage is
+// rewritten (compacted) at once, the readers a damaged line named kept as lost: the next daemon
+// neither finds the damage nor says it again (left in place, every daemon said it once more).
 import { appendFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 
 /**
@@ -32,8 +33,11 @@ export const MAX_FORGOTTEN = 4 * MAX_ENTRIES;
 /** Lines the journal may hold beyond twice its entries before it is rewritten. */
 export const COMPACT_SLACK = 1024;
 
-/** A journal line: `[key, cursor]` sets a cursor, `[key]` forgets it, `[key, ""]` marks it let go by the bound. */
-type Line = [string, string] | [string];
+/**
+ * A journal line: `[key, cursor]` sets a cursor, `[key]` forgets it, `[key, ""]` marks it let go by
+ * the bound, `[key, "", "unread"]` lost with a damaged line (a compaction keeps it so).
+ */
+type Line = [string, string] | [string] | [string, "", "unread"];
 
 /**
  * Why a reader × pane has no cursor kept though it may have had one: `bound` let go over MAX_ENTRIES;
@@ -118,22 +122,33 @@ export class ReaderCursors {
       if (line.length === 1) {
         this.entries.delete(line[0]);
         this.forgotten.delete(line[0]);
-      } else if (line[1] === "") this.letGo(line[0]);
+      } else if (line[1] === "") this.letGo(line[0], line[2] ?? "bound");
       else this.remember(line[0], line[1]);
     }
-    if (damage.lines > 0) this.damaged(file, damage);
+    if (damage.lines > 0) this.damaged(file, damage, this.compact(file));
+  }
+
+  /** The file rewritten without its damage; why it could not be, if it could not. */
+  private compact(file: string): string | undefined {
+    try {
+      this.rewrite(file);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
   }
 
   /** One line in the daemon's log: what was lost, who is told, what to do. */
-  private damaged(file: string, damage: Damage): void {
+  private damaged(file: string, damage: Damage, notCompacted: string | undefined): void {
     this.unsure = damage.unnamed > 0;
     const shown = damage.first.length > 60 ? `${damage.first.slice(0, 60)}…` : damage.first;
     const told = [
       ...(damage.keys > 0 ? [`the readers they name are told missed: forgotten on their next read of that pane`] : []),
       ...(this.unsure ? [`${damage.unnamed} name no reader, so each reader's first read of each pane from this daemon says missed: forgotten`] : []),
     ];
+    const after = notCompacted === undefined ? "the file is rewritten without them" : `the file could not be rewritten without them (${notCompacted}): the next daemon says this again`;
     this.warn(
-      `panescope: ${damage.lines} damaged line(s) in readers' cursors ${file} skipped (the first: ${JSON.stringify(shown)}), the others kept: ${told.join("; ")}; nothing to do unless it recurs (then look at the disk: full, or failing?), the damage is dropped when the file is next compacted`,
+      `panescope: ${damage.lines} damaged line(s) in readers' cursors ${file} skipped (the first: ${JSON.stringify(shown)}), the others kept: ${told.join("; ")}; ${after}; nothing to do unless it recurs (then look at the disk: full, or failing?)`,
     );
   }
 
@@ -218,7 +233,7 @@ export class ReaderCursors {
   /** The journal replaced by one line per entry, atomically (a kill leaves the old or the new). */
   private rewrite(file: string): void {
     const temporary = `${file}.${process.pid}`;
-    const lines = [...[...this.forgotten.keys()].map((key) => [key, ""]), ...this.entries].map((line) => `${JSON.stringify(line)}\n`);
+    const lines = [...[...this.forgotten].map(([key, why]): Line => (why === "unread" ? [key, "", why] : [key, ""])), ...this.entries].map((line) => `${JSON.stringify(line)}\n`);
     writeFileSync(temporary, this.header + lines.join(""), { mode: 0o600 });
     renameSync(temporary, file);
     this.empty = false;
@@ -245,6 +260,7 @@ function lineOf(row: string): Line | "foreign" | { damaged: string | undefined }
   if (value !== null && typeof value === "object" && !Array.isArray(value)) return "foreign";
   if (!Array.isArray(value) || typeof value[0] !== "string") return { damaged: undefined };
   if (value.length === 1) return [value[0]];
+  if (value.length === 3 && value[1] === "" && value[2] === "unread") return [value[0], "", "unread"];
   return value.length === 2 && typeof value[1] === "string" ? [value[0], value[1]] : { damaged: keyIn(row) };
 }
 

@@ -4,7 +4,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isEmpty, type Delta } from "../observe/read/delta.js";
 import { structured } from "./limits.js";
-import { renderDelta, type View, type WaitReport } from "./render.js";
+import { renderDelta, type Knobs, type View, type WaitReport } from "./render.js";
 import { ok } from "./results.js";
 
 export interface CaptureCall {
@@ -15,6 +15,8 @@ export interface CaptureCall {
   maxWaitMs: number;
   aborted: boolean;
   view: View | undefined;
+  /** The names of the knobs the text's notes point at (default: MCP's arguments). */
+  knobs?: Knobs;
 }
 
 export function captureResult(answer: Delta, call: CaptureCall): CallToolResult {
@@ -27,6 +29,6 @@ export function captureResult(answer: Delta, call: CaptureCall): CallToolResult 
     waitClamped: call.requestedWaitMs > call.maxWaitMs,
     waitEnded: !waited ? "none" : call.aborted ? "aborted" : isEmpty(delta) ? "timeout" : "change",
   };
-  const text = renderDelta(answer, { given: call.cursor, wait, view: call.view ?? "rows" });
+  const text = renderDelta(answer, { given: call.cursor, wait, view: call.view ?? "rows", knobs: call.knobs });
   return ok({ ...delta, ...wait }, text);
 }

@@ -6,6 +6,7 @@ import type { TmuxServer } from "../tmux/server.js";
 import type { Hub } from "../watch/hub.js";
 import type { OwnPane } from "./own-pane.js";
 import type { RegexRunner } from "./regex-runner.js";
+import type { Knobs } from "./render.js";
 import type { FailContext } from "./results.js";
 import type { TypedKeys } from "./typed-keys.js";
 
@@ -63,6 +64,8 @@ export interface ToolContext {
   typed: TypedKeys;
   /** For error advice: how this server is named on a tmux command line. */
   failContext: FailContext;
+  /** How answers name the knobs their notes point at (CreateServerOptions.knobs). */
+  knobs: Knobs;
   /** Aborted when the server is told to stop (SIGTERM, SIGINT): every wait answers at once. */
   stopping: AbortSignal;
 }

@@ -80,7 +80,8 @@ export async function main(options: McpOptions, publisher?: ReadPublisher, answe
       };
     },
   });
-  const transport = new StdioTransport(process.stdin, answers ?? process.stdout, { warn: log });
+  // The engine thread's answers go to the front, which says when the client stops reading them.
+  const transport = new StdioTransport(process.stdin, answers ?? process.stdout, { warn: log, sayNotReading: answers === undefined });
   // Set before connect: the SDK keeps (and calls) an onclose that is already there.
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;

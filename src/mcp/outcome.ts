@@ -2,7 +2,7 @@
 // a match and the rows it touches, or on timeout the screen as displayed. Pure. The rows are those
 // of the moment the delta was read (wait.ts), so a reader applying the answer's rows ends right.
 import type { Row } from "../observe/read/delta.js";
-import { fenceRaw, fenceRows } from "./render.js";
+import { fenceRaw, fenceRows, MCP_KNOBS, type Knobs } from "./render.js";
 import type { Readiness } from "../watch/ready.js";
 import type { Condition, Decided } from "./wait.js";
 
@@ -19,11 +19,11 @@ function notInTime(condition: Pick<Condition, "quietMs" | "closed" | "ready">, w
   return `nothing matched ${within}`;
 }
 
-export function outcomeLines(decided: Decided, condition: Pick<Condition, "timeoutMs" | "timeoutCapped" | "raw" | "pattern" | "quietMs" | "closed" | "ready">, screenRows: readonly Row[] | undefined): string[] {
+export function outcomeLines(decided: Decided, condition: Pick<Condition, "timeoutMs" | "timeoutCapped" | "raw" | "pattern" | "quietMs" | "closed" | "ready">, screenRows: readonly Row[] | undefined, knobs: Knobs = MCP_KNOBS): string[] {
   const top = decided.shown.screen.top;
   const rowsOf = (rows: readonly Row[]) => fenceRows(rows.map((r) => ({ row: r.line - top, text: r.text })));
   const found = decided.found;
-  const cut = decided.outcomeRowsCut > 0 ? [`cut ${decided.outcomeRowsCut} rows of these (maxBytes)`] : [];
+  const cut = decided.outcomeRowsCut > 0 ? [`cut ${decided.outcomeRowsCut} rows of these (${knobs.byteLimit})`] : [];
   if (found?.screen) return [`matched at ${found.screen.where}:`, ...cut, ...rowsOf(found.screen.rows)];
   if (found?.raw) return [`matched in the ${found.raw.where}; the line(s) around it:`, ...fenceRaw(found.raw.context)];
   const readiness = decided.readiness && readinessLine(decided.readiness);

@@ -22,6 +22,21 @@ export interface WaitReport {
 /** What the text shows: changed rows (default), the raw output, or both. */
 export type View = "rows" | "raw" | "both";
 
+/**
+ * How the caller names the knobs an answer's notes point at: MCP's arguments, or a shell
+ * command's flags (a shell user has no `maxLines` to pass: daemon/observer.ts names its flags).
+ */
+export interface Knobs {
+  /** What cut rows from the answer: `cut N rows (…)`. */
+  rowLimits: string;
+  /** What cut output from the answer: `… not looked at (…)`. */
+  byteLimit: string;
+  /** What shows the changed rows a raw view leaves out. */
+  rowsView: string;
+}
+
+export const MCP_KNOBS: Knobs = { rowLimits: "maxLines/maxBytes", byteLimit: "maxBytes", rowsView: 'view "rows"' };
+
 export interface RenderOptions {
   /** The cursor the caller passed: an answer with nothing new and the same cursor omits it. */
   given?: string;
@@ -31,6 +46,8 @@ export interface RenderOptions {
   words?: readonly string[];
   /** panescope's lines (and fenced rows) that come first, before the delta's: an outcome. */
   lead?: readonly string[];
+  /** The names of the knobs the notes point at (default: MCP's arguments). */
+  knobs?: Knobs;
 }
 
 /**
@@ -99,14 +116,15 @@ function patchOf(delta: Delta): ScreenPatch {
 }
 
 /** What output the text shows nothing of did: left the screen as it was, or changed rows that view "raw" leaves out. */
-function unshown(bytes: number, patch: ScreenPatch): string {
+function unshown(bytes: number, patch: ScreenPatch, knobs: Knobs): string {
   const rows = patch.rows.length + patch.cut;
-  if (rows > 0) return `${bytes} B of output, no text: ${rows} rows changed (view "rows" shows them)`;
+  if (rows > 0) return `${bytes} B of output, no text: ${rows} rows changed (${knobs.rowsView} shows them)`;
   return patch.scroll ? `${bytes} B of output: no row to write after the scroll` : `${bytes} B of output left the screen as it was`;
 }
 
 export function renderDelta(delta: Delta, options: RenderOptions = {}): string {
   const view = options.view ?? "rows";
+  const knobs = options.knobs ?? MCP_KNOBS;
   const wait = options.wait;
   const patch = patchOf(delta);
   const out: string[] = [...(options.lead ?? [])];
@@ -119,13 +137,14 @@ export function renderDelta(delta: Delta, options: RenderOptions = {}): string {
   if (wait?.waitEnded === "aborted") out.push("wait cut short: the server is stopping");
   const pane: string[] = [];
   if (view !== "raw") {
-    if (patch.cut > 0) out.push(`cut ${patch.cut} rows (maxLines/maxBytes)`);
+    if (patch.cut > 0) out.push(`cut ${patch.cut} rows (${knobs.rowLimits})`);
+    if (patch.scrolledPast) out.push(`cut ${patch.scrolledPast} rows: they scrolled past the history before this read (the raw output has them)`);
     pane.push(...fenceRows(patch.rows));
   }
   if (view === "rows") {
     const unseen = delta.patch?.offscreen;
     // Frames are counted in the raw the answer kept: what maxBytes cut before it is said too.
-    const cut = delta.truncated.rawChars > 0 ? `${delta.truncated.rawChars} earlier chars of output not looked at (maxBytes)` : "";
+    const cut = delta.truncated.rawChars > 0 ? `${delta.truncated.rawChars} earlier chars of output not looked at (${knobs.byteLimit})` : "";
     if (unseen && unseen.frames > 0) pane.push(`raw not on screen: ${unseen.frames} frames, ${unseen.bytes} B${cut === "" ? "" : `; ${cut}`}`);
     else if (cut !== "") pane.push(cut);
   } else if (delta.raw !== "" || delta.truncated.rawChars > 0) {
@@ -133,7 +152,7 @@ export function renderDelta(delta: Delta, options: RenderOptions = {}): string {
   }
   out.push(...pane);
   // Output came and the text shows none of it: said, never "no change" (the reader would think nothing ran).
-  if (pane.length === 0 && delta.rawBytes > 0 && (view === "raw" || patch.cut === 0)) out.push(unshown(delta.rawBytes, patch));
+  if (pane.length === 0 && delta.rawBytes > 0 && (view === "raw" || patch.cut === 0)) out.push(unshown(delta.rawBytes, patch, knobs));
   if (delta.closed) out.push(ending(delta.exit));
   // A whole screen with no row listed is a blank screen, which is news to a first read.
   if (out.length === 0) out.push(patch.full && view !== "raw" ? "the screen is blank" : wait?.waitEnded === "timeout" ? `no change in ${wait.waitMs} ms` : "no change");

@@ -8,10 +8,12 @@ import type { Hub } from "../watch/hub.js";
 import { type OpenedPane, type ToolContext, type ToolRegistrar } from "./context.js";
 import type { OwnPane } from "./own-pane.js";
 import { RegexRunner } from "./regex-runner.js";
+import { MCP_KNOBS, type Knobs } from "./render.js";
 import { fail } from "./results.js";
 import { TypedKeys } from "./typed-keys.js";
 import { listingHost } from "./tool-list.js";
 import { skipResultRecheck, type ToolCallHandler } from "./unchecked-results.js";
+import { refusingBadCalls } from "./call-request.js";
 import { registerCapturePane } from "./tools/capture-pane.js";
 import { registerCaptureSince } from "./tools/capture-since.js";
 import { registerClosePane } from "./tools/close-pane.js";
@@ -36,6 +38,8 @@ export interface CreateServerOptions {
    * elsewhere (the shared daemon runs in /). Without it tmux decides (this process's directory).
    */
   defaultCwd?: string;
+  /** How answers name the knobs their notes point at: the shared daemon gives a shell command's flags. Default MCP's arguments. */
+  knobs?: Knobs;
   /** Longest one wait_for pattern match may run before it is stopped (default 500 ms). */
   matchBudgetMs?: number;
   /** Wraps the tools/call handler, the one path every tool call takes (a transcript records there). */
@@ -98,11 +102,14 @@ export function createServer(options: CreateServerOptions): McpServer {
     defaultCwd: options.defaultCwd,
     ...state,
     failContext: { serverArgs: options.server.baseArgs().join(" ") },
+    knobs: options.knobs ?? MCP_KNOBS,
     stopping: options.stopping ?? new AbortController().signal,
   };
   const mcp = new McpServer({ name: "panescope", version }, { instructions: INSTRUCTIONS });
-  skipResultRecheck(mcp, options.wrapToolCall);
   const listing = listingHost(mcp);
+  // A transcript (wrapToolCall) records a call refused for its tool or arguments, as any other call.
+  const wrapToolCall = options.wrapToolCall ?? ((handler: ToolCallHandler) => handler);
+  skipResultRecheck(mcp, (handler) => wrapToolCall(refusingBadCalls(handler, listing.names)));
   const host = supportedTmuxOnly(listing.host, context);
   for (const register of READ_TOOLS) register(host, context);
   if (!context.readOnly) for (const register of INPUT_TOOLS) register(host, context);

@@ -2,12 +2,14 @@
 // StdioFramer. A line it cannot use (over the size limit, not JSON, not JSON-RPC) is answered with a
 // JSON-RPC error when it is a request whose id can be read cheaply, else named in one stderr line;
 // either way the server keeps serving. The end of stdin closes the transport once every request
-// read before it has been answered (`echo REQUEST | panescope` gets its answer).
+// read before it has been answered (`echo REQUEST | panescope` gets its answer). While stdout does
+// not drain (a client that stops reading), stdin is not read: answers never pile up without bound.
 import type { Readable } from "node:stream";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { messageOf } from "../errors.js";
+import { InputHold, NOT_READING_NOTICE } from "./input-hold.js";
 import { plainRequest } from "./request-route.js";
 import { DEFAULT_MAX_LINE_BYTES, KEPT_BYTES, StdioFramer } from "./stdio-framer.js";
 
@@ -15,6 +17,11 @@ export interface StdioTransportOptions {
   maxLineBytes?: number;
   /** One line to stderr (default: process.stderr, prefixed "panescope: "). */
   warn?: (line: string) => void;
+  /**
+   * Say once on stderr when the client stops reading (default true). The engine thread's answers
+   * go to the front, not to the client: the front says it (engine/front.ts).
+   */
+  sayNotReading?: boolean;
 }
 
 /** JSON-RPC 2.0 error codes (the spec's). */
@@ -77,8 +84,13 @@ export class StdioTransport implements Transport {
    */
   private readonly unanswered = new Map<Id, number>();
   private stdinEnded = false;
-  /** Answers waiting for stdout's 'drain': one listener for them all (one each passed Node's limit of 10 and warned). */
+  /**
+   * Answers waiting for stdout's 'drain': one listener for them all (one each passed Node's limit
+   * of 10 and warned). Meanwhile stdin is held: no new request adds to them.
+   */
   private draining: Array<() => void> | undefined;
+  private readonly input: InputHold;
+  private notReadingSaid: boolean;
 
   constructor(
     private readonly stdin: Readable = process.stdin,
@@ -87,6 +99,8 @@ export class StdioTransport implements Transport {
   ) {
     this.framer = new StdioFramer(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
     this.warn = options.warn ?? ((line) => void process.stderr.write(`panescope: ${line}\n`));
+    this.input = new InputHold(stdin);
+    this.notReadingSaid = options.sayNotReading === false;
   }
 
   async start(): Promise<void> {
@@ -104,15 +118,20 @@ export class StdioTransport implements Transport {
     return written.then(() => this.closeIfDone());
   }
 
-  /** Writes `line`; resolves once stdout took it, or at its next 'drain'. */
+  /** Writes `line`; resolves once stdout took it, or at its next 'drain', until which stdin is not read. */
   private write(line: string): Promise<void> {
     return new Promise<void>((resolve) => {
       if (this.stdout.write(line)) return resolve();
       if (this.draining) return void this.draining.push(resolve);
       this.draining = [resolve];
+      this.input.hold("answers");
+      if (!this.notReadingSaid) this.warn(NOT_READING_NOTICE);
+      this.notReadingSaid = true;
       this.stdout.once("drain", () => {
         const waiting = this.draining ?? [];
         this.draining = undefined;
+        // Closed: stdin stays paused, as close() left it.
+        if (!this.closed) this.input.release("answers");
         for (const done of waiting) done();
       });
     });

@@ -83,7 +83,7 @@ export function toolList(tools: readonly ListedTool[]): Tool[] {
  * refuse a missing paneId before saying that `bogus` is not an argument at all), then the values
  * against the shape. Both refusals are bad-input results whose text says what to fix.
  */
-export function listingHost(mcp: McpServer): { host: Pick<McpServer, "registerTool">; serve(): void } {
+export function listingHost(mcp: McpServer): { host: Pick<McpServer, "registerTool">; serve(): void; names(): string[] } {
   const tools: ListedTool[] = [];
   const registerTool: McpServer["registerTool"] = (name, config, callback) => {
     tools.push({ name, ...config } as ListedTool);
@@ -102,5 +102,6 @@ export function listingHost(mcp: McpServer): { host: Pick<McpServer, "registerTo
   return {
     host: { registerTool },
     serve: () => mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(tools) })),
+    names: () => tools.map((tool) => tool.name),
   };
 }

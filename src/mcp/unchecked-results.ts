@@ -4,10 +4,12 @@
 // history). panescope's results come from ok() and fail() (results.ts), typed as
 // CallToolResult, and every test client checks what it receives; so tools/call is installed the
 // way every other method is (Protocol's own setRequestHandler, which still parses each request).
-// It is also the one place every tool call passes: a transcript (--transcript) wraps it here.
+// It is also the one place every tool call passes: a transcript (--transcript) wraps it here, and
+// its params are checked here, not by the SDK's parse (call-request.ts).
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, type CallToolRequest, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { AnyCallToolRequestSchema, callRequest } from "./call-request.js";
 
 /** The tools/call handler as McpServer installs it. */
 export type ToolCallHandler = (request: CallToolRequest, extra: unknown) => Promise<CallToolResult>;
@@ -20,7 +22,8 @@ export function skipResultRecheck(mcp: McpServer, wrapCall: (handler: ToolCallHa
   server.setRequestHandler = ((schema: unknown, handler: unknown) => {
     const call = direct as (this: unknown, schema: unknown, handler: unknown) => void;
     const wrap = install as (schema: unknown, handler: unknown) => void;
-    if (schema === CallToolRequestSchema) call.call(server, schema, wrapCall(handler as ToolCallHandler));
-    else wrap(schema, handler);
+    if (schema !== CallToolRequestSchema) return void wrap(schema, handler);
+    const wrapped = wrapCall(handler as ToolCallHandler);
+    call.call(server, AnyCallToolRequestSchema, (request: unknown, extra: unknown) => wrapped(callRequest(request), extra));
   }) as typeof server.setRequestHandler;
 }

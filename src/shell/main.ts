@@ -103,7 +103,7 @@ export async function main(command: ShellCommand): Promise<number> {
     const start = { choice: command.server, needsServer: command.tool !== "open_pane", ...(command.idleMs === undefined ? {} : { idleMs: command.idleMs }) };
     // Only open uses it: a spare server is kept per policy (daemon/observer.ts), the directory is one.
     const cwd = command.tool === "open_pane" ? callerCwd() : undefined;
-    const hello = { reader: command.reader ?? defaultReader(env), maxWaitMs: MAX_WAIT_LIMIT_MS, endCancels: true, ...(ownPane === undefined ? {} : { ownPane }), ...(cwd === undefined ? {} : { cwd }) };
+    const hello = { reader: command.reader ?? defaultReader(env), maxWaitMs: MAX_WAIT_LIMIT_MS, endCancels: true, terms: "shell" as const, ...(ownPane === undefined ? {} : { ownPane }), ...(cwd === undefined ? {} : { cwd }) };
     connected = await reachDaemon(paths, start, hello, READ_ONLY.has(command.tool) ? call : undefined);
   } catch (error) {
     say(isPanescopeError(error, "no-server") ? noServer(command.server) : messageOf(error));

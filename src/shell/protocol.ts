@@ -30,6 +30,11 @@ export interface Hello {
   /** The caller's directory: where open_pane starts a pane given no cwd (the daemon runs in /). */
   cwd?: string;
   /**
+   * "shell": answers name the knobs their notes point at by a shell command's flags (`cut 6 rows
+   * (--max-lines, …)`), not by MCP's arguments (`maxLines`). A daemon that does not know it ignores it.
+   */
+  terms?: "shell";
+  /**
    * The client's end of the connection means it has gone, and its calls under way are cancelled
    * (a shell command: it never ends its side while an answer is due). Without it the end is only
    * the end of the requests (a relay's stdin): they are answered, then the connection closes.

@@ -3,7 +3,8 @@
 // ("no pane %9 …: panescope list shows the panes there are"), and an argument the shell takes as
 // a flag by the flag ("send other text with --text"); a tmux server that is not running, and the
 // `panescope list` it advises, by the -L/-S the command was given (a bare `panescope list` would
-// list another server).
+// list another server). An answer's own notes (`cut 5 rows (--max-lines, …)`) are not rewritten
+// here, where pane text could be too: the hello's `terms` has the daemon name the flags itself.
 import { shWord } from "../sh-word.js";
 
 const COMMANDS: Readonly<Record<string, string>> = {

@@ -2,12 +2,28 @@
 // replaced), found gone on a later read: the same server still runs, but tmux no longer knows the
 // pane. Its reader is told what one of a watched pane is told — `closed` — and, since the pane's
 // output after the retirement and its last screen were never seen, `missed` with the retirement's
-// reason. Its observer continues the retired one's cursors and holds nothing (a blank screen).
+// reason. Its observer continues the retired one's cursors and holds nothing (a blank screen): a
+// read without a cursor, which a watched pane answers with its last screen, says it missed it too.
 import type { CursorFields } from "../observe/cursor/codec.js";
-import type { Delta, ReadLimits } from "../observe/read/delta.js";
-import { PaneObserver } from "../observe/pane/observer.js";
+import type { Delta, MissedReason, ReadLimits } from "../observe/read/delta.js";
+import { PaneObserver, type PaneObserverOptions } from "../observe/pane/observer.js";
 import type { Retired } from "./retired.js";
 import { ANSWERS, type Verdict, type Watch } from "./watch.js";
+
+/** A gone pane's observer: its blank screen is not the pane's last one, and a screen read says so. */
+class GoneObserver extends PaneObserver {
+  constructor(
+    options: PaneObserverOptions,
+    private readonly unseen: MissedReason,
+  ) {
+    super(options);
+  }
+
+  override async read(cursor?: string | CursorFields, limits?: ReadLimits): Promise<Delta> {
+    const delta = await super.read(cursor, limits);
+    return cursor === undefined && !delta.missed ? { ...delta, missed: true, reason: this.unseen } : delta;
+  }
+}
 
 export class GoneWatch implements Watch {
   readonly observer: PaneObserver;
@@ -26,17 +42,20 @@ export class GoneWatch implements Watch {
     // Closed before it was retired, its last cursor saw everything: it continues at the same place.
     // Alive then, it went on printing unseen: every cursor it issued is before this one's start.
     const beyond = retired.closed ? 0 : 1;
-    this.observer = new PaneObserver({
-      identity: retired.identity,
-      cols: retired.cols,
-      rows: retired.rows,
-      key,
-      scrollback: 0,
-      ringBytes: 1,
-      startOffset: after.offset + beyond,
-      startSeq: after.seq + beyond,
-      predecessor: after.reason,
-    });
+    this.observer = new GoneObserver(
+      {
+        identity: retired.identity,
+        cols: retired.cols,
+        rows: retired.rows,
+        key,
+        scrollback: 0,
+        ringBytes: 1,
+        startOffset: after.offset + beyond,
+        startSeq: after.seq + beyond,
+        predecessor: after.reason,
+      },
+      after.reason,
+    );
     this.observer.markClosed(retired.exit);
   }
 

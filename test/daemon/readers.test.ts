@@ -1,8 +1,9 @@
 // Named readers' cursors: kept per reader and pane, written through to a journal a new daemon reads
 // (nothing written when nothing moved, compacted when long, a torn last line skipped), and bounded
 // (the least recently used let go first, and known as let go: its reader is told). A journal that
-// cannot be read, or a damaged line, is never a silent start over: said once, and its readers told.
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// cannot be read, or a damaged line, is never a silent start over: said once, and its readers told;
+// a file with damaged lines is rewritten without them at once, so the next daemon says nothing again.
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -123,6 +124,45 @@ describe("readers' cursors", () => {
     expect([store.get("me", "%1"), store.get("you", "%2"), store.loss("new", "%9")]).toEqual(["c1", "c2", "unsure"]);
     expect(unsure).toHaveLength(1);
     expect(unsure[0]).toMatch(/1 name no reader, so each reader's first read of each pane from this daemon says missed: forgotten/);
+  });
+
+  it("rewrite a file with damaged lines at once, a new file renamed over it: the next store has no damage to say again, and a reader a line named is still told, once", () => {
+    const file = join(scratch, "healed.jsonl");
+    const server = "/tmp/tmux-0/work";
+    const line = (key: string, cursor: string): string => `${JSON.stringify([key, cursor])}\n`;
+    // A line cut short (its key whole), a block of NULs (naming no one), good lines around them.
+    writeFileSync(file, `${JSON.stringify({ tmuxServer: server })}\n${line("me\0%1", "c1")}["you\\u0000%2","c\n${"\0".repeat(8)}\n${line("them\0%3", "c3")}`);
+    const before = statSync(file).ino;
+    const warned: string[] = [];
+    const first = new ReaderCursors(file, (text) => void warned.push(text), server);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/2 damaged line\(s\) .*; the file is rewritten without them; nothing to do unless it recurs/);
+    expect([first.loss("you", "%2"), first.loss("new", "%9")]).toEqual(["unread", "unsure"]);
+    // Replaced whole (a kill leaves the old file or the new, never half of one), nothing left beside it.
+    expect(statSync(file).ino).not.toBe(before);
+    expect(readdirSync(scratch).filter((name) => name.startsWith("healed.jsonl."))).toEqual([]);
+    expect(readFileSync(file, "utf8").split("\n")[0]).toBe(JSON.stringify({ tmuxServer: server }));
+    // The next daemon's store: silent, every cursor kept, and the reader not told yet still told why.
+    const quiet: string[] = [];
+    const next = new ReaderCursors(file, (text) => void quiet.push(text), server);
+    expect(quiet).toEqual([]);
+    expect([next.get("me", "%1"), next.get("them", "%3"), next.loss("you", "%2"), next.loss("new", "%9")]).toEqual(["c1", "c3", "unread", undefined]);
+    // Told (its answer keeps a cursor): a store after that has nothing to tell it.
+    next.set("you", "%2", "c2");
+    expect(new ReaderCursors(file, undefined, server).loss("you", "%2")).toBeUndefined();
+  });
+
+  it("say in the log when a damaged file cannot be rewritten: the next daemon will say it again", () => {
+    const file = join(scratch, "stuck.jsonl");
+    writeFileSync(file, `${JSON.stringify(["me\0%1", "c1"])}\nnot json\n`);
+    // The rewrite's temporary file cannot be made: a directory has its name.
+    mkdirSync(`${file}.${process.pid}`);
+    const warned: string[] = [];
+    const store = new ReaderCursors(file, (text) => void warned.push(text));
+    expect(store.get("me", "%1")).toBe("c1");
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/; the file could not be rewritten without them \(.*EISDIR.*\): the next daemon says this again; /);
+    expect(readFileSync(file, "utf8")).toContain("not json");
   });
 
   it("save a failure to write in the log once, not on every read", () => {

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Delta } from "../../src/observe/read/delta.js";
-import { ending, fenceRaw, fenceRows, renderDelta, showControls } from "../../src/mcp/render.js";
+import { ending, fenceRaw, fenceRows, renderDelta, showControls, type Knobs } from "../../src/mcp/render.js";
 import { TextScreen } from "../support/rebuild.js";
 
 const CURSOR = "ApTwmiTk_44Dda0AAZ0BAwAtsEPYLYIZlAxyzab";
@@ -68,6 +68,27 @@ describe("an answer with nothing new", () => {
     // Rows cut to nothing are said by the cut line.
     const cut = delta({ raw: "x\n", rawBytes: 2, patch: { full: false, rows: [], cut: 1 } });
     expect(renderDelta(cut).split("\n").slice(1)).toEqual(["cut 1 rows (maxLines/maxBytes)"]);
+  });
+});
+
+describe("the knobs an answer's notes point at", () => {
+  const cutRows = delta({ raw: "x\n", rawBytes: 2, patch: { full: false, rows: [{ row: 23, text: "x" }], cut: 4 } });
+  const cutRaw = delta({ raw: "99999\n100000\n", rawBytes: 588895, truncated: { rows: 0, rawChars: 391605 }, patch: { full: false, rows: [{ row: 23, text: "100000" }], cut: 0 } });
+  const rowsOnly = delta({ rawBytes: 7, patch: { full: false, rows: [{ row: 0, text: "" }], cut: 0 } });
+  /** The one note each answer has about its knobs. */
+  const notes = (knobs?: Knobs): (string | undefined)[] => [
+    renderDelta(cutRows, { knobs }).split("\n")[1],
+    renderDelta(cutRaw, { knobs }).split("\n").at(-1),
+    renderDelta(rowsOnly, { view: "raw", knobs }).split("\n")[1],
+  ];
+
+  it("are named as MCP's arguments by default", () => {
+    expect(notes()).toEqual(["cut 4 rows (maxLines/maxBytes)", "391605 earlier chars of output not looked at (maxBytes)", '7 B of output, no text: 1 rows changed (view "rows" shows them)']);
+  });
+
+  it("are named as the caller names them: a shell command's flags", () => {
+    const shell: Knobs = { rowLimits: "--max-lines", byteLimit: "the cap", rowsView: "--view rows" };
+    expect(notes(shell)).toEqual(["cut 4 rows (--max-lines)", "391605 earlier chars of output not looked at (the cap)", "7 B of output, no text: 1 rows changed (--view rows shows them)"]);
   });
 });
 
@@ -194,5 +215,14 @@ describe("framing", () => {
       }),
     );
     expect(bytes(text) - bytes("buildingdone")).toBeLessThanOrEqual(120);
+  });
+});
+
+describe("rows that scrolled past the history before the read", () => {
+  it("are said apart from what the limits cut: no maxLines would have kept them, the raw output has them", () => {
+    const past = delta({ raw: "1\n2\n", rawBytes: 4, truncated: { rows: 1994, rawChars: 0 }, patch: { full: false, scroll: { from: 0, to: 23, by: 2992 }, rows: [{ row: -1000, text: "1993" }], cut: 2, scrolledPast: 1992 } });
+    expect(renderDelta(past).split("\n").slice(1, 3)).toEqual(["cut 2 rows (maxLines/maxBytes)", "cut 1992 rows: they scrolled past the history before this read (the raw output has them)"]);
+    // View raw shows that raw output: no row is said to be missing there.
+    expect(renderDelta(past, { view: "raw" })).not.toContain("scrolled past");
   });
 });

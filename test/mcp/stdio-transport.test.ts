@@ -3,6 +3,7 @@
 import { PassThrough } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { NOT_READING_NOTICE } from "../../src/mcp/input-hold.js";
 import { salvageRequestId, StdioTransport } from "../../src/mcp/stdio-transport.js";
 
 describe("salvageRequestId", () => {
@@ -143,5 +144,40 @@ describe("StdioTransport", () => {
     await Promise.all(written);
     expect(done).toBe(20);
     expect(stdout.listenerCount("drain")).toBe(0);
+  });
+
+  it("reads no request while stdout does not drain, says so once, and answers every one once it drains", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough({ highWaterMark: 16 }); // nobody reads it yet: full at the first answer
+    const warnings: string[] = [];
+    const transport = new StdioTransport(stdin, stdout, { warn: (line) => void warnings.push(line) });
+    const read: unknown[] = [];
+    transport.onmessage = (message) => {
+      if (!("method" in message && "id" in message)) return;
+      read.push(message.id);
+      void transport.send({ jsonrpc: "2.0", id: message.id, result: {} });
+    };
+    await transport.start();
+    const first = new Promise((resolve) => stdin.once("data", resolve));
+    stdin.write(`${request(1)}\n`);
+    await first;
+    expect(read).toEqual([1]);
+    expect(stdin.isPaused()).toBe(true);
+    stdin.write(`${request(2)}\n${request(3)}\n`);
+    expect(stdin.readableLength).toBeGreaterThan(0); // waits in stdin, unread
+    expect(read).toEqual([1]);
+    expect(warnings).toEqual([NOT_READING_NOTICE]);
+
+    let out = "";
+    const answered = new Promise<void>((resolve) =>
+      stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.split("\n").length > 3) resolve();
+      }),
+    ); // the client reads: stdout drains, stdin is read again
+    await answered;
+    expect(read).toEqual([1, 2, 3]);
+    expect(out.trim().split("\n").map((line) => (JSON.parse(line) as { id: number }).id)).toEqual([1, 2, 3]);
+    expect(warnings).toEqual([NOT_READING_NOTICE]);
   });
 });

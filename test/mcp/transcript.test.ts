@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main as reportMain } from "../../src/mcp/report/main.js";
 import { parseTranscript, renderTranscript } from "../../src/mcp/report/render.js";
-import { Transcript, type TranscriptEntry } from "../../src/mcp/transcript.js";
+import { KEPT_CHARS, Transcript, type TranscriptEntry } from "../../src/mcp/transcript.js";
 import { link } from "../support/mcp-link.js";
 
 const dir = await mkdtemp(join(tmpdir(), "panescope-transcript-"));
@@ -61,6 +61,50 @@ describe("Transcript", () => {
     } finally {
       transcript.close();
     }
+  });
+
+  it("keeps an image as its type and size and a long string's start, and says on the line what it left out", async () => {
+    const path = join(dir, "bounded.jsonl");
+    const transcript = Transcript.open(path, () => undefined);
+    const png = Buffer.alloc(300_000, 7).toString("base64");
+    const text = `${"é".repeat(KEPT_CHARS - 1)}😀${"x".repeat(200_000)}`; // the cut falls inside the emoji
+    const answer = { content: [{ type: "image", data: png, mimeType: "image/png" }, { type: "text", text: "short" }], structuredContent: { raw: text } };
+    try {
+      for (let i = 0; i < 3; i++) await transcript.wrap(() => Promise.resolve(answer as never))({ method: "tools/call", params: { name: "capture_pane", arguments: { text } } } as never, {} as never);
+    } finally {
+      transcript.close();
+    }
+    const file = await readFile(path, "utf8");
+    expect(file.length).toBeLessThan(3 * (3 * KEPT_CHARS + 2048)); // whole: 3 × 1.2 MB
+    const entries = file.trimEnd().split("\n").map((line) => JSON.parse(line) as TranscriptEntry);
+    expect(entries).toHaveLength(3);
+    const [entry] = entries;
+    expect(entry?.result).toEqual({ content: [{ type: "image", mimeType: "image/png", bytes: 300_000 }, { type: "text", text: "short" }], structuredContent: { raw: text.slice(0, KEPT_CHARS - 1) } });
+    expect(entry?.arguments).toEqual({ text: text.slice(0, KEPT_CHARS - 1) });
+    expect(entry?.omitted).toEqual([
+      { path: "arguments.text", chars: text.length, kept: KEPT_CHARS - 1 },
+      { path: "result.content[0].data", chars: png.length, kept: 0 },
+      { path: "result.structuredContent.raw", chars: text.length, kept: KEPT_CHARS - 1 },
+    ]);
+    const html = renderTranscript(parseTranscript(file), "bounded.jsonl");
+    expect(html).toContain("image/png, 300000 bytes: not kept in the transcript");
+    expect(html).toContain(`left out of the transcript: arguments.text: ${text.length} characters, the first ${KEPT_CHARS - 1} kept; result.content[0].data: ${png.length} characters, none kept`);
+  });
+
+  it("a run writes at most its cap: the line that reaches it says later calls are not recorded, and stderr too", async () => {
+    const path = join(dir, "capped.jsonl");
+    const warnings: string[] = [];
+    const transcript = Transcript.open(path, (line) => void warnings.push(line), undefined, 10_000);
+    const handler = transcript.wrap(() => Promise.resolve({ content: [{ type: "text", text: "y".repeat(3000) }] }));
+    for (let i = 0; i < 10; i++) await handler({ method: "tools/call", params: { name: "list_panes", arguments: {} } } as never, {} as never);
+    transcript.close();
+    const file = await readFile(path, "utf8");
+    const entries = file.trimEnd().split("\n").map((line) => JSON.parse(line) as TranscriptEntry);
+    expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect(entries.slice(0, 3).every((e) => e.ends === undefined)).toBe(true);
+    expect(entries[3]?.ends).toMatch(/^this run of the server has written its most to its transcript \(10000 bytes\): calls after this one are not recorded$/);
+    expect(warnings).toEqual([`--transcript ${path}: ${entries[3]?.ends ?? ""}`]);
+    expect(renderTranscript(parseTranscript(file), "capped.jsonl")).toContain("calls after this one are not recorded");
   });
 
   it("refuses at start a file it cannot open, saying what to do", () => {

@@ -26,10 +26,11 @@ describe("skipResultRecheck", () => {
     }
   });
 
-  it("still refuses a malformed tools/call request, and serves other methods as before", async () => {
+  it("still refuses a malformed tools/call request, as Invalid params, and serves other methods as before", async () => {
     const { transport } = await serve(true);
     const bad = await transport.request({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { arguments: {} } });
-    expect(bad.error).toMatchObject({ code: -32603 });
+    // The SDK's parse answered -32603 (Internal error) with zod's issues as JSON (call-request.ts).
+    expect(bad.error).toEqual({ code: -32602, message: "tools/call needs params.name, a tool's name as a string (tools/list lists them); it is missing" });
     const listed = await transport.request({ jsonrpc: "2.0", id: 3, method: "tools/list", params: {} });
     expect((listed.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(["t"]);
   });

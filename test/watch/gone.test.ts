@@ -47,6 +47,23 @@ describe("a retired pane that is gone", () => {
     gone.dispose();
   });
 
+  it("read without a cursor says it missed the pane's last screen (a watched pane's read shows it): its blank screen is not the pane's", async () => {
+    for (const closed of [false, true]) {
+      const { pane } = await watched();
+      if (closed) pane.markClosed({ status: 3 });
+      const retired = new RetiredPanes();
+      retired.add("%4", pane, "evicted");
+      pane.dispose();
+      const gone = new GoneWatch("%4", retired.get("%4") ?? expect.unreachable(), key);
+      const screen = await gone.observer.read();
+      expect(screen, `closed when retired: ${closed}`).toMatchObject({ paneId: "%4", closed: true, missed: true, reason: "evicted", first: true });
+      expect(await gone.waitForChange(undefined, 60_000)).toMatchObject({ closed: true, missed: true, reason: "evicted" });
+      // Its cursor reads on from there: nothing more missed.
+      expect(await gone.observer.read(screen.cursor)).toMatchObject({ closed: true, missed: false, first: false });
+      gone.dispose();
+    }
+  });
+
   it("are remembered up to a bound, the oldest let go first", () => {
     const retired = new RetiredPanes();
     const pane = { offset: 1, sequence: 2, identity, size: { cols: 1, rows: 1 }, closed: false, exitInfo: undefined } as unknown as PaneObserver;

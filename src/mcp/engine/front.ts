@@ -12,6 +12,7 @@ import { decodeCursor } from "../../observe/cursor/codec.js";
 import { PaneView } from "../../observe/pane/view.js";
 import type { McpOptions } from "../../options.js";
 import { captureResult } from "../capture-result.js";
+import { InputHold, NOT_READING_NOTICE } from "../input-hold.js";
 import { limitsOf } from "../limits.js";
 import { HandshakeRelay } from "./handshake-relay.js";
 import { FrontLines } from "./lines.js";
@@ -43,7 +44,16 @@ export async function serve(options: McpOptions): Promise<number> {
   // block on a FIFO whose reader took the first close as the end.
   const transcriptFd = options.transcript === undefined ? undefined : (await import("../transcript.js")).openTranscriptFile(options.transcript);
   const words = sharedStdoutWords();
-  const stdout = new FrontStdout(words);
+  // stdin is not read while the engine's input is full, nor while answers wait for a client that
+  // does not read them (its own and the engine's alike: they would pile up here without bound).
+  const input = new InputHold(process.stdin);
+  let notReadingSaid = false;
+  const stdout = new FrontStdout(words, process.stdout, (waiting) => {
+    if (!waiting) return input.release("answers");
+    input.hold("answers");
+    if (!notReadingSaid) process.stderr.write(`panescope: ${NOT_READING_NOTICE}\n`);
+    notReadingSaid = true;
+  });
   const write = (line: string): void => stdout.write(line);
   // The handshake first (mcp/handshake.ts); the engine thread starts after (its own start, ≈18 ms on
   // a 2-core VM, made this thread's load of the server 10–15 ms slower when the two overlapped).
@@ -65,9 +75,9 @@ export async function serve(options: McpOptions): Promise<number> {
   // Backpressure: a client writing faster than the engine reads waits, as with one thread (stdin is
   // not read meanwhile); a 100 MB line never piles up between the threads.
   const pass = (bytes: Uint8Array | string): void => {
-    if (toEngine.write(bytes) || process.stdin.isPaused()) return;
-    process.stdin.pause();
-    toEngine.once("drain", () => process.stdin.resume());
+    if (toEngine.write(bytes) || input.holds("engine")) return;
+    input.hold("engine");
+    toEngine.once("drain", () => input.release("engine"));
   };
   // The engine loads the server when the handshake is over, or when a line it must answer comes first.
   let started = false;

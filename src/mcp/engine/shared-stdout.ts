@@ -96,10 +96,14 @@ export class FrontStdout {
   private pending = 0;
   /** The front's own lines that came while the rest of an engine's line was on its way (HANDED). */
   private queued: Array<string | Uint8Array> = [];
+  /** stdout took a line over its limit and has not drained since (the client is not reading). */
+  private backlogged = false;
 
   constructor(
     private readonly words: Int32Array,
-    private readonly stdout: Pick<NodeJS.WritableStream, "write"> = process.stdout,
+    private readonly stdout: Pick<NodeJS.WritableStream, "write" | "once"> = process.stdout,
+    /** Told true when stdout is over its limit, false at its next 'drain': the front reads no requests meanwhile. */
+    private readonly backlog: (waiting: boolean) => void = () => undefined,
   ) {}
 
   /** Writes one of the front's own lines. */
@@ -144,7 +148,13 @@ export class FrontStdout {
 
   private send(line: string | Uint8Array): void {
     this.pending++;
-    this.stdout.write(line, () => this.done());
+    if (this.stdout.write(line, () => this.done()) || this.backlogged) return;
+    this.backlogged = true;
+    this.backlog(true);
+    this.stdout.once("drain", () => {
+      this.backlogged = false;
+      this.backlog(false);
+    });
   }
 
   private done(): void {

@@ -57,6 +57,8 @@ interface Content {
   text?: string;
   data?: string;
   mimeType?: string;
+  /** An image the transcript kept as its size only (transcript.ts). */
+  bytes?: number;
 }
 
 /** One content item as the agent saw it: text verbatim, images shown (SVG text too, as an image). */
@@ -71,6 +73,9 @@ function contentHtml(item: Content): string {
       return `<pre>${escapeHtml(item.text.slice(0, svgAt))}</pre>\n<img alt="screen" src="${dataUrl("image/svg+xml", svg)}">\n<details><summary>svg source</summary><pre>${escapeHtml(svg)}</pre></details>`;
     }
     return `<pre>${escapeHtml(item.text)}</pre>`;
+  }
+  if (item.type === "image" && item.data === undefined && typeof item.bytes === "number") {
+    return `<p class="meta">${escapeHtml(item.mimeType ?? "image")}, ${item.bytes} bytes: not kept in the transcript</p>`;
   }
   if (item.type === "image" && typeof item.data === "string" && /^image\/(png|jpeg|gif|webp|svg\+xml)$/.test(item.mimeType ?? "")) {
     return `<img alt="screen" src="data:${item.mimeType};base64,${escapeHtml(item.data.replace(/[^A-Za-z0-9+/=]/g, ""))}">`;
@@ -89,6 +94,15 @@ function answerHtml(entry: TranscriptEntry): { html: string; failed: boolean } {
   return { html: `<h3>${result.isError === true ? "answer: error" : "answer"}</h3>\n<div class="screens">${parts}</div>\n${structured}`, failed: result.isError === true };
 }
 
+/** What the transcript left out of this call, and the end of its run's record (transcript.ts). */
+function omittedHtml(entry: TranscriptEntry): string[] {
+  const cuts = (Array.isArray(entry.omitted) ? entry.omitted : []).map((cut) => `${cut.path}: ${cut.chars} characters, ${cut.kept === 0 ? "none" : `the first ${cut.kept}`} kept`);
+  return [
+    ...(cuts.length === 0 ? [] : [`<div class="meta">left out of the transcript: ${escapeHtml(cuts.join("; "))}</div>`]),
+    ...(typeof entry.ends === "string" ? [`<div class="meta">${escapeHtml(entry.ends)}</div>`] : []),
+  ];
+}
+
 function entryHtml(entry: TranscriptEntry): string {
   const answer = answerHtml(entry);
   const status = answer.failed ? "fail" : "pass";
@@ -98,6 +112,7 @@ function entryHtml(entry: TranscriptEntry): string {
     `<div class="meta">${escapeHtml(entry.start)} · ${entry.ms} ms</div>`,
     `<h3>arguments</h3><pre>${escapeHtml(JSON.stringify(entry.arguments ?? {}, null, 2))}</pre>`,
     answer.html,
+    ...omittedHtml(entry),
     "</section>",
   ].join("\n");
 }

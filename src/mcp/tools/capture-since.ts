@@ -64,7 +64,7 @@ export const registerCaptureSince: ToolRegistrar = (mcp, ctx) => {
           signal,
           limits: limitsOf(input),
         });
-        return captureResult(answer, { cursor: input.cursor, requestedWaitMs: requested, maxWaitMs: ctx.maxWaitMs, aborted: signal.aborted, view: input.view });
+        return captureResult(answer, { cursor: input.cursor, requestedWaitMs: requested, maxWaitMs: ctx.maxWaitMs, aborted: signal.aborted, view: input.view, knobs: ctx.knobs });
       } catch (error) {
         return fail(error, ctx.failContext);
       }

@@ -119,15 +119,15 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
         if (!observer || !before) return ok(sent, said);
         if (!condition) {
           if (input.cursor === undefined) return ok({ ...sent, cursor: before.cursor }, `${said}\ncursor (from before sending): ${before.cursor}`);
-          return ok({ ...sent, cursor: before.cursor, delta: structured(before) }, renderDelta(before, { view: input.view ?? "rows", words: ["sent"], lead: [said] }));
+          return ok({ ...sent, cursor: before.cursor, delta: structured(before) }, renderDelta(before, { view: input.view ?? "rows", words: ["sent"], lead: [said], knobs: ctx.knobs }));
         }
         const start = input.cursor ?? before.cursor;
         const decided = await waitOn(ctx, [{ observer, start, watch: before.cursor, typed: before.cursor }], condition, limits, callSignal(ctx, extra));
         const { delta, found } = decided;
         const match = found?.screen ?? found?.raw;
         const structuredContent = { ...sent, cursor: delta.cursor, outcome: decided.outcome, ...(match ? { match: match.text, where: match.where } : {}), ...(decided.readiness ? { readiness: decided.readiness } : {}), delta: structured(delta) };
-        const lead = [said, ...outcomeLines(decided, condition, screenRowsOf(decided))];
-        return ok(structuredContent, renderDelta(delta, { view: input.view ?? "rows", words: [decided.outcome], lead }));
+        const lead = [said, ...outcomeLines(decided, condition, screenRowsOf(decided), ctx.knobs)];
+        return ok(structuredContent, renderDelta(delta, { view: input.view ?? "rows", words: [decided.outcome], lead, knobs: ctx.knobs }));
       } catch (error) {
         return fail(error, ctx.failContext);
       }

@@ -7,7 +7,7 @@ import { PanescopeError } from "../../errors.js";
 import { ANNOTATIONS, callSignal, TITLES, type ToolContext, type ToolRegistrar } from "../context.js";
 import { RAW_WINDOW_CHARS } from "../match.js";
 import { outcomeLines, screenRowsOf } from "../outcome.js";
-import { renderDelta } from "../render.js";
+import { renderDelta, type Knobs, type View } from "../render.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
 import { limitsOf, sameLimitFields, structured } from "../since.js";
@@ -72,7 +72,7 @@ export const registerWaitFor: ToolRegistrar = (mcp, ctx) => {
         // Several panes and none answered: every cursor back as given (they still read the same).
         if (several && (decided.outcome === "timeout" || decided.outcome === "aborted")) return unchanged(targets, decided, condition.timeoutMs);
         const cursors = several ? targets.map((t, i) => (i === decided.index ? decided.delta.cursor : t.start)) : undefined;
-        return answer(decided, condition, input.view, cursors);
+        return answer(decided, condition, { view: input.view, knobs: ctx.knobs }, cursors);
       } catch (error) {
         return fail(error, ctx.failContext);
       }
@@ -107,7 +107,7 @@ async function targetsOf(ctx: ToolContext, input: WhereInput): Promise<Target[]>
   return targets;
 }
 
-function answer(decided: Decided, condition: Condition, view: "rows" | "raw" | "both" | undefined, cursors: string[] | undefined) {
+function answer(decided: Decided, condition: Condition, { view, knobs }: { view: View | undefined; knobs: Knobs }, cursors: string[] | undefined) {
   const { delta, shown, outcome, found } = decided;
   const screenRows = screenRowsOf(decided);
   const matched = found?.screen
@@ -131,8 +131,8 @@ function answer(decided: Decided, condition: Condition, view: "rows" | "raw" | "
     timeoutCapped: condition.timeoutCapped,
     delta: structured(delta),
   };
-  const lead = [...(cursors ? [`cursors=${cursors.join(" ")}`] : []), ...outcomeLines(decided, condition, screenRows)];
-  const text = renderDelta(delta, { view: view ?? "rows", words: [outcome], lead });
+  const lead = [...(cursors ? [`cursors=${cursors.join(" ")}`] : []), ...outcomeLines(decided, condition, screenRows, knobs)];
+  const text = renderDelta(delta, { view: view ?? "rows", words: [outcome], lead, knobs });
   return ok(structuredContent, text);
 }
 

@@ -24,6 +24,8 @@ export interface News {
   rows: Row[];
   /** Changed history lines above `rows`, left unread because the limits cut them (rows.ts). */
   above: number;
+  /** Changed lines above those, gone from the emulator's history before this read (scrolled-past.ts). */
+  scrolledPast: number;
   /** Every changed row, read when a part of the answer needs them all (the patch's offscreen search). */
   everyRow(): Row[];
   /** The escape-stripped text since, and its size before stripping. */
@@ -40,9 +42,10 @@ export interface News {
 /** The answer to a cursor the observer continues. */
 export function newsAnswer(standing: Standing, news: News, limits: ReadLimits): Delta {
   const limited = applyLimits(news.rows, news.raw, limits);
-  limited.truncated.rows += news.above;
+  // Rows that scrolled past the history are cut like rows the limits cut: the reader is told, raw has them.
+  limited.truncated.rows += news.above + news.scrolledPast;
   const top = standing.screen.top;
-  const history: History = { rows: historyRows(news.rows, top), above: news.above, all: () => historyRows(news.everyRow(), top) };
+  const history: History = { rows: historyRows(news.rows, top), above: news.above, scrolledPast: news.scrolledPast, all: () => historyRows(news.everyRow(), top) };
   return {
     paneId: standing.paneId,
     cursor: standing.cursor,

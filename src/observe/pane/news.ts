@@ -40,6 +40,7 @@ export function newsSince(fields: CursorFields, source: NewsSource, limits: Read
   const news: News = {
     rows: changes.rows,
     above: changes.above,
+    scrolledPast: changes.scrolledPast,
     everyRow: () => source.changedSince(fields.seq).rows,
     raw: stripped.text,
     rawBytes: stripped.bytes,

@@ -101,7 +101,7 @@ export class PaneObserver {
   /** The state a read view needs, diffed since `seq` (the last publication's); parses nothing. */
   publication(seq: number): PaneState {
     const replica = this.replica;
-    const { rows, firstLine, lost, every, frames } = replica.publication(seq);
+    const { rows, firstLine, lost, scrolled, every, frames } = replica.publication(seq);
     return {
       generation: replica.generation,
       applied: replica.applied,
@@ -110,6 +110,7 @@ export class PaneObserver {
       firstLine,
       every,
       lost,
+      scrolled,
       frames,
       geometry: replica.geometry(),
       frame: replica.frame(),

@@ -7,6 +7,7 @@ import { joinBytes } from "../../bytes.js";
 import type { Frame } from "./frames.js";
 import type { PaneIdentity } from "./cursors.js";
 import type { PackedRows } from "./rows.js";
+import type { ScrolledEntry } from "./scrolled-past.js";
 import type { Delta, MissedReason, PaneExit } from "../read/delta.js";
 
 /** What an observer tells its outbox as it happens; the rest is read at publication. */
@@ -67,6 +68,8 @@ export interface PaneState {
   /** True when `rows` holds every tracked line (their text may have changed without a stamp). */
   every: boolean;
   lost: ReadonlyArray<{ seq: number; count: number }>;
+  /** Changed lines that left memory (scrolled-past.ts), and that log's version. */
+  scrolled: { version: number; entries: readonly ScrolledEntry[] };
   frames: Array<{ seq: number; frame: Frame }>;
   geometry: Delta["screen"];
   frame: Frame;
@@ -76,13 +79,15 @@ export interface PaneState {
 }
 
 /** One pane's publication, as it crosses to the view's thread. */
-export interface Publication extends Omit<PaneState, "lost"> {
+export interface Publication extends Omit<PaneState, "lost" | "scrolled"> {
   /** The outbox's id: a successor observer of the same pane has a higher one. */
   id: number;
   paneId: string;
   start?: PublicationStart;
   /** Lost-line entries, when they changed since the last publication. */
   lost?: Array<{ seq: number; count: number }>;
+  /** Scrolled-past entries, when they changed since the last publication. */
+  scrolled?: ScrolledEntry[];
   raw: Uint8Array;
   gaps: Array<{ seq: number; reason: MissedReason; bytes: number }>;
   heals: Array<{ seq: number; lines: number[] }>;
@@ -99,9 +104,11 @@ export class PaneOutbox implements PublicationSink {
   private heals: Publication["heals"] = [];
   private seq = -1;
   private lostSeen = { length: 0, last: 0 };
+  /** The scrolled-past log last sent: its version, and which log (a replaced screen's tracker starts a new one). */
+  private scrolledSeen: PaneState["scrolled"] = { version: 0, entries: [] };
   private started = false;
   /** The last publication's state, to tell whether the next has anything new. */
-  private sent: Omit<PaneState, "lost"> | undefined;
+  private sent: Omit<PaneState, "lost" | "scrolled"> | undefined;
   /** Whether the observer said anything since the last publication (every change of its state does). */
   private dirty = true;
 
@@ -151,11 +158,13 @@ export class PaneOutbox implements PublicationSink {
     // A quiet pane's observer is not even asked.
     if (!this.dirty) return undefined;
     this.dirty = false;
-    const { lost, ...state } = this.source.publication(this.seq);
+    const { lost, scrolled, ...state } = this.source.publication(this.seq);
     const last = lost[lost.length - 1]?.count ?? 0;
     const lostChanged = lost.length !== this.lostSeen.length || last !== this.lostSeen.last;
-    if (!lostChanged && this.started && this.raws.length === 0 && this.gaps.length === 0 && this.heals.length === 0 && sameState(this.sent, state)) return undefined;
+    const scrolledChanged = scrolled.version !== this.scrolledSeen.version || scrolled.entries !== this.scrolledSeen.entries;
+    if (!lostChanged && !scrolledChanged && this.started && this.raws.length === 0 && this.gaps.length === 0 && this.heals.length === 0 && sameState(this.sent, state)) return undefined;
     this.lostSeen = { length: lost.length, last };
+    this.scrolledSeen = scrolled;
     this.sent = state;
     const publication: Publication = {
       ...state,
@@ -163,6 +172,7 @@ export class PaneOutbox implements PublicationSink {
       paneId: this.source.paneId,
       ...(this.started ? {} : { start: { ...this.source.start(), cursors: this.cursorCount.word } }),
       ...(lostChanged ? { lost: lost.map((entry) => ({ ...entry })) } : {}),
+      ...(scrolledChanged ? { scrolled: scrolled.entries.map((entry) => ({ ...entry })) } : {}),
       raw: joinBytes(this.raws),
       gaps: this.gaps,
       heals: this.heals,
@@ -179,7 +189,7 @@ export class PaneOutbox implements PublicationSink {
 }
 
 /** Whether `now` holds nothing a view lacks after `before` (the same rows array: nothing redrawn, tracker.visible). */
-function sameState(before: Omit<PaneState, "lost"> | undefined, now: Omit<PaneState, "lost">): boolean {
+function sameState(before: Omit<PaneState, "lost" | "scrolled"> | undefined, now: Omit<PaneState, "lost" | "scrolled">): boolean {
   if (before === undefined || now.rows.lines.length > 0 || now.every) return false;
   const a = before.geometry;
   const b = now.geometry;

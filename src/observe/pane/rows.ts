@@ -2,6 +2,7 @@
 // that a LineSource (the screen) hands it, so it is tested without a terminal.
 import type { Row } from "../read/delta.js";
 import { historyRowFloor } from "../read/limits.js";
+import { ScrolledPast, scrolledSince, type ScrolledEntry } from "./scrolled-past.js";
 
 /** What the tracker reads from the screen. Absolute line numbers, as in Screen. */
 export interface LineSource {
@@ -46,6 +47,8 @@ export interface Changes {
   above: number;
   /** Lines that changed after the sequence but scrolled out of the emulator before anyone read them. */
   lostLines: number;
+  /** Lines that changed after the sequence and left the emulator's history since: not among `rows` (scrolled-past.ts). */
+  scrolledPast: number;
 }
 
 /** Lines, their stamps and their texts joined by LF (a row's text holds no LF): two typed arrays and one string cross a thread far cheaper than an object a line. */
@@ -62,6 +65,8 @@ export interface Stamped {
   firstLine: number;
   /** Lines that scrolled away unread, by the sequence at which they did (the tracker's own list). */
   lost: ReadonlyArray<{ seq: number; count: number }>;
+  /** Changed lines that left memory, by the sequence at which they changed, and the log's version. */
+  scrolled: { version: number; entries: readonly ScrolledEntry[] };
   unreadFrom: number;
 }
 
@@ -86,6 +91,8 @@ export class RowTracker {
   private stamped = false;
   /** (seq, count) of lines that scrolled away unseen, oldest first; bounded. */
   private lost: Array<{ seq: number; count: number }> = [];
+  /** Changed lines that left memory unread by anyone at their sequence: a read lists them no more. */
+  private readonly scrolled = new ScrolledPast();
   /**
    * The lowest line marked at each of the latest sequences, oldest first: a walk for the lines
    * stamped after a recent sequence starts there, not at the first line tracked. A publication or
@@ -130,7 +137,7 @@ export class RowTracker {
     const { top, rows, firstLine } = source;
     const forceAll = this.forceAll || source.alternate !== this.shownAlternate;
     this.forceAll = false;
-    this.dropBefore(firstLine);
+    this.dropBefore(firstLine, source.erased);
 
     // A scroll changes what a reader sees even when no line's text changed (a blank line entering):
     // it is news, and the screen readers hold changes with it (frames.ts keys screens by sequence).
@@ -140,8 +147,11 @@ export class RowTracker {
       // Lines trimmed before this look could have changed unseen: count them, never pretend.
       const gone = Math.min(firstLine, top);
       const within = (range: { from: number; to: number } | undefined): number => (range ? Math.max(0, Math.min(gone, range.to) - Math.max(this.shownTop, range.from)) : 0);
-      const unseen = Math.max(0, gone - this.shownTop - within(source.passed) - within(source.erased));
+      const erased = within(source.erased);
+      const unseen = Math.max(0, gone - this.shownTop - within(source.passed) - erased);
       if (unseen > 0) this.recordLost(seq, unseen);
+      // Gone before this look, a flood's passed lines too: they may have changed since the last, so now.
+      this.scrolled.add(seq, Math.max(0, gone - this.shownTop - erased));
       const neverShown = Math.min(top, this.shownTop + this.shown.length);
       for (let line = Math.max(this.shownTop, firstLine); line < neverShown; line++) {
         const text = source.lineText(line) ?? "";
@@ -216,7 +226,7 @@ export class RowTracker {
     }
     let lostLines = 0;
     for (const entry of this.lost) if (entry.seq > seq) lostLines += entry.count;
-    return { rows, above, lostLines };
+    return { rows, above, lostLines, scrolledPast: scrolledSince(this.scrolled.list, seq) };
   }
 
   /**
@@ -249,13 +259,17 @@ export class RowTracker {
       texts.push(text);
     }
     const rows: PackedRows = { lines: Int32Array.from(lines), stamps: Int32Array.from(stamps), text: texts.join("\n") };
-    return { rows, firstLine: first, lost: this.lost, unreadFrom: unread };
+    return { rows, firstLine: first, lost: this.lost, scrolled: this.scrolledLog(), unreadFrom: unread };
   }
 
   /** stampedSince for a `seq` nothing was stamped after. */
   nothingStamped(source: LineSource): Stamped {
     const rows: PackedRows = { lines: new Int32Array(0), stamps: new Int32Array(0), text: "" };
-    return { rows, firstLine: Math.max(this.base, source.firstLine), lost: this.lost, unreadFrom: Infinity };
+    return { rows, firstLine: Math.max(this.base, source.firstLine), lost: this.lost, scrolled: this.scrolledLog(), unreadFrom: Infinity };
+  }
+
+  private scrolledLog(): Stamped["scrolled"] {
+    return { version: this.scrolled.version, entries: this.scrolled.list };
   }
 
   /** Text last seen at an absolute line; never-seen lines read as blank. */
@@ -301,7 +315,12 @@ export class RowTracker {
   /** Times the window started over (stamps forgotten): a view must take every line again. */
   restarts = 0;
 
-  private dropBefore(firstLine: number): void {
+  /**
+   * Forgets the lines before `firstLine`. Those that changed while in history left it with their
+   * stamp (scrolled past); lines from the screen last seen on are counted by update, and lines a
+   * history clear dropped (`erased`) were erased by the program, not scrolled past.
+   */
+  private dropBefore(firstLine: number, erased?: { from: number; to: number }): void {
     if (this.seqs.length === this.head) {
       if (this.seqs.length > 0) this.restarts++;
       // Nothing tracked yet (or everything dropped): restart the window at the first readable line.
@@ -312,6 +331,9 @@ export class RowTracker {
       return;
     }
     while (this.base < firstLine && this.head < this.seqs.length) {
+      const stamp = this.seqs[this.head] ?? 0;
+      const cleared = erased !== undefined && this.base >= erased.from && this.base < erased.to;
+      if (stamp !== 0 && this.base < this.shownTop && !cleared) this.scrolled.add(Math.abs(stamp), 1);
       this.head++;
       this.base++;
     }

@@ -15,6 +15,7 @@ import type { Delta, MissedReason, PaneExit, ReadLimits, Row } from "../read/del
 import type { StripState } from "../raw/strip.js";
 import { CursorCount, type Publication, type PublicationStart } from "./publication.js";
 import { PublishedLines } from "./published-lines.js";
+import { scrolledSince, type ScrolledEntry } from "./scrolled-past.js";
 
 /**
  * Publications whose sequence a view remembers. A cursor is answered here only when issued at one
@@ -38,6 +39,7 @@ export class PaneView {
   private generation = -1;
   private readonly lines = new PublishedLines();
   private lost: Array<{ seq: number; count: number }> = [];
+  private scrolled: ScrolledEntry[] = [];
   private applied = 0;
   private seq = 0;
   private geometry!: Delta["screen"];
@@ -74,6 +76,7 @@ export class PaneView {
     this.lines.dropBefore(pub.firstLine);
     this.lines.take(pub.rows.lines, pub.rows.stamps, pub.rows.text);
     if (pub.lost) this.lost = pub.lost;
+    if (pub.scrolled) this.scrolled = pub.scrolled;
     this.applied = pub.applied;
     this.seq = pub.seq;
     this.geometry = pub.geometry;
@@ -160,6 +163,6 @@ export class PaneView {
     for (; line >= lines.first; line--) if (lines.stamp(line) > seq) above++;
     let lostLines = 0;
     for (const entry of this.lost) if (entry.seq > seq) lostLines += entry.count;
-    return { rows, above, lostLines };
+    return { rows, above, lostLines, scrolledPast: scrolledSince(this.scrolled, seq) };
   }
 }

@@ -39,7 +39,10 @@ export interface PaneExit {
 }
 
 export interface Truncation {
-  /** Changed rows left out by maxLines/maxBytes (the oldest/topmost ones are dropped). */
+  /**
+   * Changed rows left out (the oldest/topmost ones): cut by maxLines/maxBytes, or gone from the
+   * emulator's history before this read (a flood scrolled them past it; `raw` still has them).
+   */
   rows: number;
   /** Characters of `raw` left out by maxBytes (dropped from the start, the newest text is kept). */
   rawChars: number;
@@ -101,6 +104,8 @@ export interface ScreenPatch {
   rows: PatchRow[];
   /** Rows left out by maxLines/maxBytes (the topmost): the reader's screen is then incomplete. */
   cut: number;
+  /** History rows not listed because they scrolled past panescope's history before this read (raw has them). */
+  scrolledPast?: number;
   /** Raw output the screen and history rows no longer show: frames overwritten, lines gone. */
   offscreen?: Offscreen;
 }

@@ -21,6 +21,8 @@ const ROW_OVERHEAD = 3;
 export interface History {
   readonly rows: readonly PatchRow[];
   readonly above: number;
+  /** Changed lines above those that left panescope's history before this read: no longer readable. */
+  readonly scrolledPast?: number;
   /** Every one of them (only offscreen's search needs the lines above). */
   all(): readonly PatchRow[];
 }
@@ -57,6 +59,7 @@ export function patchScreen(before: Frame | undefined, now: Frame, history: Hist
     ...(scroll ? { scroll } : {}),
     rows: limited.rows,
     cut: limited.truncated.rows + history.above,
+    ...(history.scrolledPast ? { scrolledPast: history.scrolledPast } : {}),
     ...(raw === "" || now.alternate ? {} : { offscreen: offscreen(raw, now.rows, history) }),
   };
 }

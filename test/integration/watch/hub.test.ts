@@ -209,6 +209,9 @@ describe("Hub", () => {
     // Its cursor goes on: nothing new, still closed, nothing missed twice.
     const again = await hub.capture({ cursor: gone.cursor });
     expect(again).toMatchObject({ paneId: a, closed: true, missed: false, first: false, raw: "" });
+    // Read by its id, as a watched pane that was killed is: closed too, and (its last screen never
+    // seen, the blank one shown is not the pane's) missed with why.
+    expect(await hub.capture({ paneId: a })).toMatchObject({ paneId: a, closed: true, missed: true, reason: "evicted", first: true });
     // A pane id never watched is still an unknown pane.
     await expect(hub.capture({ paneId: "%999" })).rejects.toThrow(/no pane %999/);
   });

@@ -18,6 +18,7 @@ function setup(take: Array<number | undefined> = []) {
       setImmediate(done);
       return true;
     }) as never,
+    once: (() => undefined) as never,
   });
   // The worker's stdout: what the engine writes there reaches the front's relay a turn later, as whole lines.
   let partial = "";

@@ -51,6 +51,7 @@ class Pane {
     const news: News = {
       rows: changes.rows,
       above: changes.above,
+      scrolledPast: changes.scrolledPast,
       everyRow,
       raw: this.raw.slice(this.rawAt.get(seq) ?? 0),
       rawBytes: 0,
@@ -114,7 +115,7 @@ describe("a read bounded by its limits", () => {
     expect(cut).toBeGreaterThan(50);
   });
 
-  it("a flood read of 16 KiB reads the rows it keeps and counts the rest", async () => {
+  it("a flood read of 16 KiB reads the rows it keeps and counts the rest, those that scrolled past the history too", async () => {
     const pane = new Pane();
     await pane.write(Array.from({ length: 200 }, (_, i) => `line ${i}`).join("\r\n"));
     const limits = { maxBytes: 300 };
@@ -122,7 +123,9 @@ describe("a read bounded by its limits", () => {
     expect(changes.above).toBeGreaterThan(0);
     expect(changes.rows.length + changes.above).toBe(pane.tracker.changedSince(1, pane.screen).rows.length);
     const answer = pane.answer(1, limits, true);
-    expect(answer.rows.length + answer.truncated.rows).toBe(35); // the 30 lines of scrollback and the 5 of the screen
+    // Every line written: the 35 the emulator holds (30 of scrollback, 5 of screen), and the 165 before them that scrolled past.
+    expect(answer.rows.length + answer.truncated.rows).toBe(200);
+    expect(answer.patch?.scrolledPast).toBe(165);
     expect(answer.rows.at(-1)).toEqual({ line: 199, text: "line 199" });
     pane.screen.dispose();
   });

@@ -309,6 +309,20 @@ describe("PaneObserver", () => {
     expect(delta.rows.map((r) => r.text).slice(-3)).toEqual(["398", "399", "400"]);
   });
 
+  it("a flood the screen skipped unparsed counts every row it scrolled past the history, not a loss", async () => {
+    const pane = new PaneObserver({ identity, cols: 20, rows: 5, key, scrollback: 50 });
+    const start = await pane.read();
+    // Fed unread, far ahead of the emulator: it skips what the rest pushes out of memory (flood-skip.ts).
+    const flood = bytes(Array.from({ length: 5000 }, (_, i) => `${i + 1}\r\n`).join(""));
+    for (let at = 0; at < flood.length; at += 4096) pane.ingest(flood.subarray(at, at + 4096));
+    const delta = await pane.read(start.cursor);
+    expect(delta.missed).toBe(false);
+    // The emulator holds 55 lines: "4947" to "5000" and the blank cursor row; "1" to "4946" left it.
+    expect(delta.rows.map((r) => r.text)).toEqual(Array.from({ length: 54 }, (_, i) => `${4947 + i}`));
+    expect(delta.truncated.rows).toBe(4946);
+    expect(delta.patch?.scrolledPast).toBe(4946);
+  });
+
   it("an emulator that fails on the output asks for tmux's screen (nothing lost), keeps raw, and goes on after the resync", async () => {
     const asked: Array<{ reason: string | undefined; error: unknown }> = [];
     const pane = new PaneObserver({ identity, cols: 12, rows: 5, key, onStale: (reason, error) => asked.push({ reason, error }) });

@@ -67,6 +67,37 @@ describe("RowTracker", () => {
     const { rows, lostLines } = w.changedSince(mark);
     expect(rows.map((r) => r.text)).toEqual(Array.from({ length: 15 }, (_, i) => `entry ${85 + i}`));
     expect(lostLines).toBe(85);
+    expect(w.changedSince(mark).scrolledPast).toBe(85);
+  });
+
+  it("changed lines that scrolled past the history between two reads are counted, not listed", async () => {
+    const w = new Watched(30, 5, 10);
+    const mark = w.seq;
+    await w.write(...Array.from({ length: 100 }, (_, i) => `entry ${i}\r\n`));
+    const { rows, lostLines, scrolledPast } = w.changedSince(mark);
+    // The emulator holds 15 lines: the last 14 entries and the blank cursor row.
+    expect(rows.map((r) => r.text)).toEqual(Array.from({ length: 14 }, (_, i) => `entry ${86 + i}`));
+    expect(scrolledPast).toBe(86);
+    expect(lostLines).toBe(0);
+  });
+
+  it("a later cursor counts only the lines that changed after it among those that scrolled past", async () => {
+    const w = new Watched(30, 5, 10);
+    await w.write(...Array.from({ length: 50 }, (_, i) => `entry ${i}\r\n`));
+    const mark = w.seq;
+    await w.write(...Array.from({ length: 50 }, (_, i) => `entry ${50 + i}\r\n`));
+    const { rows, scrolledPast } = w.changedSince(mark);
+    expect(rows.map((r) => r.text)).toEqual(Array.from({ length: 14 }, (_, i) => `entry ${86 + i}`));
+    expect(scrolledPast).toBe(36);
+  });
+
+  it("history a program erased (clear's CSI 3J) did not scroll past: it is not counted", async () => {
+    const w = new Watched(30, 5, 10);
+    const mark = w.seq;
+    await w.write(...Array.from({ length: 12 }, (_, i) => `entry ${i}\r\n`), "\x1b[3J");
+    const { rows, scrolledPast } = w.changedSince(mark);
+    expect(rows.map((r) => r.text)).toEqual(["entry 8", "entry 9", "entry 10", "entry 11"]);
+    expect(scrolledPast).toBe(0);
   });
 
   it("entering and leaving the alternate screen reports the whole new screen", async () => {

@@ -158,6 +158,23 @@ describe("PaneView", () => {
     expect(view.answer(at, {})?.rows).toEqual([]);
   });
 
+  it("counts the rows that scrolled past the history before a read as the observer does", async () => {
+    const { pane, outbox, view } = publishedPane(Infinity);
+    const cursor = decodeCursor((await pane.read()).cursor, key);
+    const read = outbox.take(Infinity); // the cursor's state, when it is new
+    if (read) view.apply(read);
+    for (let i = 0; i < 200; i++) pane.ingest(encode(`entry ${i}\r\n`));
+    await pane.screenText();
+    view.apply(outbox.take(Infinity) ?? expect.fail("news"));
+    const own = await pane.read(cursor);
+    const answer = view.answer(cursor, {}) ?? expect.fail("answered");
+    // 200 entries on a 4-row screen with 50 lines of history: the last 53 are listed.
+    expect(answer.rows).toHaveLength(53);
+    expect(answer.truncated.rows).toBe(147);
+    expect(answer.truncated).toEqual(own.truncated);
+    expect(answer.patch?.scrolledPast).toBe(147);
+  });
+
   it("hears how a pane ended when tmux says it only after the end (remain-on-exit)", async () => {
     const { pane, outbox, view } = publishedPane(Infinity);
     const cursor = decodeCursor((await pane.read()).cursor, key);
