@@ -227,12 +227,16 @@ async function waitOne(ctx: ToolContext, target: Target, condition: Condition, d
   };
   let quietSince = Date.now();
   // What the program wrote before the quiet was seen may still be on its way (in tmux, in the
-  // confirm gate): once it is in, the pane was not quiet after all, and the wait goes on.
+  // confirm gate): once it is in, the pane was not quiet after all, and the wait goes on. Quiet for
+  // real, the replica is audited now, so the answer shows tmux's screen, not the next audit's.
   const stillQuiet = async (): Promise<boolean> => {
     await ctx.hub.caughtUp(observer.paneId);
-    if (!(await next(0))) return true;
-    quietSince = Date.now();
-    return false;
+    if (await next(0)) {
+      quietSince = Date.now();
+      return false;
+    }
+    await ctx.hub.atRest(observer.paneId);
+    return true;
   };
   for (;;) {
     const found = await test();

@@ -63,6 +63,11 @@ export class GoneWatch implements Watch {
     return Promise.resolve();
   }
 
+  /** Its last screen is kept as it was: nothing to compare with. */
+  atRest(): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** Closed: nothing to wait for. */
   waitForChange(cursor: string | CursorFields | undefined, _waitMs: number, _signal?: AbortSignal, limits?: ReadLimits): Promise<Delta> {
     return this.observer.read(cursor, limits);

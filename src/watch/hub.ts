@@ -85,6 +85,11 @@ export class Hub {
     await this.started.get(validatePaneId(paneId))?.watch.caughtUp();
   }
 
+  /** A reader saw the pane quiet (Watch.atRest): its replica is checked against tmux's screen before it answers. */
+  async atRest(paneId: string): Promise<void> {
+    await this.started.get(validatePaneId(paneId))?.watch.atRest();
+  }
+
   /**
    * The pane's program ended, as its opener saw (open_pane's start check): its watch closes once
    * what the pane wrote is in. Else a subscription says so, within a second (follow/subscriptions.ts),

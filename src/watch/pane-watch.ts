@@ -231,6 +231,11 @@ export class PaneWatch implements Watch, PublishedWatch {
     await this.confirmed();
   }
 
+  /** The audit at rest, now rather than at its interval (audit/timer.ts). */
+  atRest(): Promise<void> {
+    return this.auditor.atRest();
+  }
+
   waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits?: ReadLimits): Promise<Delta> {
     return this.observer.waitForChange(cursor, waitMs, signal, limits);
   }

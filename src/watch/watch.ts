@@ -33,6 +33,8 @@ export interface Watch {
    * as tmux can vouch for it (a wait that saw the pane quiet, or its program reading, asks before it answers).
    */
   caughtUp(): Promise<void>;
+  /** A reader saw the pane quiet and answers now: the replica is checked against tmux's screen first, where there is one. */
+  atRest(): Promise<void>;
   /** What changed since the cursor, waiting up to waitMs for news. */
   waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits?: ReadLimits): Promise<Delta>;
   /** Asked before every read: whether this watch still answers for its pane (it may ask tmux). */

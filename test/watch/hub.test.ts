@@ -42,6 +42,10 @@ class FakeWatch implements Watch {
     return Promise.resolve();
   }
 
+  atRest(): Promise<void> {
+    return Promise.resolve();
+  }
+
   markClosed(exit?: PaneExit): void {
     this.told.push(`closed ${JSON.stringify(exit)}`);
   }

@@ -75,6 +75,18 @@ export class AuditTimer {
     }
   }
 
+  /**
+   * A reader saw the pane quiet and answers now: audit at once if output came since the last audit,
+   * not at the interval, so that answer holds tmux's screen (and says healed) rather than the next.
+   */
+  async atRest(): Promise<void> {
+    while (this.running) await this.current?.catch(() => undefined);
+    if (this.disposed || !this.dirty) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.urgent = true;
+    await this.fire(true);
+  }
+
   /** A seed under the alternate screen painted the normal one as tmux saved it, maybe at another size. */
   normalHidden(): void {
     this.unseenNormal = true;
@@ -129,12 +141,13 @@ export class AuditTimer {
     this.timer.unref();
   }
 
-  private async fire(): Promise<void> {
+  /** `atRest`: a reader made sure that everything written is in, so no QUIET_MS to wait out. */
+  private async fire(atRest = false): Promise<void> {
     this.timer = undefined;
     if (this.disposed || !this.dirty) return;
     const now = this.now();
     const quietFor = now - this.lastOutput;
-    if (quietFor < QUIET_MS || this.running) {
+    if ((quietFor < QUIET_MS && !atRest) || this.running) {
       this.arm(QUIET_MS - Math.min(quietFor, QUIET_MS - 10));
       return;
     }

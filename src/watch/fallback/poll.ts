@@ -116,6 +116,11 @@ export class PollWatch implements Watch {
     await this.check();
   }
 
+  /** Every poll is tmux's own screen: no replica to check. */
+  atRest(): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** Like PaneObserver.waitForChange, polling tmux every intervalMs while it waits. */
   async waitForChange(cursor: string | CursorFields | undefined, waitMs: number, signal?: AbortSignal, limits?: ReadLimits): Promise<Delta> {
     const deadline = Date.now() + waitMs;

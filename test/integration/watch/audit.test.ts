@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { RebuiltScreen, tmuxRows } from "../../support/rebuild.js";
 import { closeAll, connect, type Capture } from "../../support/mcp-hub.js";
-import { killAllServers, startServer, waitFor } from "../../support/tmux-fixture.js";
+import { killAllServers, promptShown, startServer, waitFor } from "../../support/tmux-fixture.js";
 
 afterEach(async () => {
   await closeAll();
@@ -45,4 +45,25 @@ describe("the replica audit", () => {
       expect(text.split("\n").find((line) => line.startsWith(`${pane} `))).toContain(`healed ${heals}`);
     });
   }
+});
+
+describe("a wait that ends on quiet", () => {
+  it("answers tmux's rows, healed, not the replica's until the next audit", { timeout: 60_000 }, async () => {
+    const test = await startServer({ cols: 40, rows: 6, command: "sh" });
+    // Audits at rest are at most one an hour here: after the first, only the wait's own can heal.
+    const mcp = await connect(test.server, { auditIntervalMs: 3_600_000 });
+    const [pane = ""] = await test.run(["new-window", "-d", "-P", "-F", "#{pane_id}", "sh"]);
+    await promptShown(test, pane);
+    const rebuilt = new RebuiltScreen();
+    const delta: Capture = await mcp.capture({ paneId: pane });
+    rebuilt.apply(delta);
+    await test.run(["send-keys", "-t", pane, "-l", "clear\n"]);
+    await waitFor(() => (mcp.hub.auditStats(pane)?.audits ?? 0) > 0, undefined, "the first audit at rest");
+    const answer = await mcp.call("send_keys", { paneId: pane, cursor: delta.cursor, text: `printf '${DISAGREEMENTS["DECSET 1048, save and restore the cursor (tmux ignores it)"]}'`, enter: true, wait: { quietMs: 300 } });
+    const data = answer.structuredContent as { outcome: string; delta: Capture };
+    expect(data.outcome).toBe("quiet");
+    rebuilt.apply(data.delta);
+    expect(rebuilt.rows()).toEqual(tmuxRows(await test.run(["capture-pane", "-p", "-t", pane])));
+    expect(data.delta.healed?.length).toBeGreaterThan(0);
+  });
 });

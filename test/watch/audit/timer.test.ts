@@ -44,6 +44,21 @@ describe("AuditTimer", () => {
     expect(calls()).toBeGreaterThan(10);
   });
 
+  it("a reader that saw the pane quiet has it audited at once, not an interval later, and only when it printed", async () => {
+    const { audit, calls } = auditor(["agree"]);
+    audit.onOutput();
+    await vi.advanceTimersByTimeAsync(QUIET_MS + 1);
+    expect(calls()).toBe(1);
+    audit.onOutput();
+    await vi.advanceTimersByTimeAsync(QUIET_MS / 2); // quiet as the reader counts it, not yet as the timer does
+    await audit.atRest();
+    expect(calls()).toBe(2);
+    await audit.atRest();
+    expect(calls()).toBe(2);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls()).toBe(2);
+  });
+
   it("a resize is audited at the next rest, without waiting for the interval", async () => {
     const { audit, calls } = auditor(["agree"]);
     audit.onOutput();
