@@ -46,6 +46,8 @@ export async function record(options: RecordOptions, stop: AbortSignal): Promise
     const paneId = await hub.resolvePane(options.paneId, undefined);
     const observer = await hub.observer(paneId);
     const term = await paneTerm(server);
+    // Stopped while tmux was being asked (a slow or wedged server): a file of that name stays as it was.
+    if (stop.aborted) throw new PanescopeError("aborted", `stopped before the recording began: ${options.output} was not written`);
     const cast = openCast(options.output);
     fd = cast;
     const started = performance.now();
@@ -85,7 +87,6 @@ export async function record(options: RecordOptions, stop: AbortSignal): Promise
     if (observer.closed) ended(`${paneId} closed`);
     const timer = options.duration === undefined ? undefined : setTimeout(() => ended(`${options.duration} s passed`), options.duration * 1000);
     stop.addEventListener("abort", () => ended("stopped"), { once: true });
-    if (stop.aborted) ended("stopped");
     const why = await end;
     clearTimeout(timer);
     untap();
@@ -141,7 +142,21 @@ export async function run(argv: readonly string[], env: Env): Promise<number> {
     return 0;
   }
   const stop = new AbortController();
-  const abort = (): void => stop.abort();
+  let status = 0;
+  // The first signal ends the recording as the pane closing would, which waits for tmux to let the
+  // pane go; a second ends the process at once: a tmux that does not answer (stopped, wedged) held
+  // the command for ever, deaf to Ctrl-C. Each event is written as it comes, so a cast begun is
+  // valid up to its last line either way.
+  const abort = (signal: NodeJS.Signals): void => {
+    status = signal === "SIGTERM" ? 143 : 130;
+    if (!stop.signal.aborted) {
+      process.stderr.write(`panescope: stopping (${signal === "SIGINT" ? "Ctrl-C" : signal} again stops at once, without waiting for tmux)\n`);
+      stop.abort();
+      return;
+    }
+    process.stderr.write(`panescope: stopped at once, without waiting for tmux; a cast begun in ${options.output} is valid up to its last event\n`);
+    process.exit(status);
+  };
   // on, not once: a once listener is gone when the signal is delivered, and execa's signal-exit then
   // finds itself the only listener and kills the process with the signal (signal-exit 4.1).
   process.on("SIGINT", abort);
@@ -151,7 +166,7 @@ export async function run(argv: readonly string[], env: Env): Promise<number> {
     return 0;
   } catch (error) {
     process.stderr.write(`panescope: ${failure(error, options)}\n`);
-    return 2;
+    return isPanescopeError(error, "aborted") ? status : 2;
   } finally {
     process.off("SIGINT", abort);
     process.off("SIGTERM", abort);

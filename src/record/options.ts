@@ -28,7 +28,7 @@ export const RECORD_HELP = [
   "",
   "options:",
   ...(["output", "duration", "socket", "socket-path", "tmux"] as const).map((name) => optionLine(name, O[name])),
-  "PANE: a pane id such as %3 (default: tmux's active pane). Exit status: 0 recorded, 2 usage or tmux errors, or the cast could no longer be written (valid up to there).",
+  "PANE: a pane id such as %3 (default: tmux's active pane). Exit status: 0 recorded, 2 usage or tmux errors, or the cast could no longer be written (valid up to there), 130/143 a second Ctrl-C/SIGTERM stopped it at once.",
 ].join("\n");
 
 function bad(what: string): PanescopeError {

@@ -12,7 +12,13 @@ import { killAllServers, startServer, waitFor, type TestServer } from "../../sup
 
 const CLI = resolve(import.meta.dirname, "../../../dist/cli.js");
 const dir = mkdtempSync(join(tmpdir(), "panescope-record-cli-"));
-afterEach(() => killAllServers());
+/** tmux servers a test stopped (SIGSTOP): let go on before they are killed. */
+const stopped = new Set<number>();
+afterEach(async () => {
+  for (const pid of stopped) process.kill(pid, "SIGCONT");
+  stopped.clear();
+  await killAllServers();
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function recordCli(test: TestServer | string, pane: string, file: string, ...more: string[]) {
@@ -53,6 +59,27 @@ describe("panescope record (command line)", () => {
     const result = await run;
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toMatch(/\(stopped\)/);
+    expect(parseCast(readFileSync(file, "utf8")).header).toMatchObject({ version: 2, width: 40, height: 5 });
+  });
+
+  it("a second Ctrl-C ends at once a recording whose tmux does not answer (stopped): exit 130, the cast valid up to there", { timeout: 60_000 }, async () => {
+    const test = await startServer({ cols: 40, rows: 5, command: "sh", env: { PS1: "$ " } });
+    const [pane = ""] = await test.run(["display-message", "-p", "-t", "main", "#{pane_id}"]);
+    const file = join(dir, "deaf.cast");
+    const run = recordCli(test, pane, file);
+    let said = "";
+    run.stderr?.on("data", (chunk: Buffer) => (said += chunk.toString()));
+    await started(file);
+    const { pid } = await test.server.serverGeneration();
+    process.kill(pid, "SIGSTOP");
+    stopped.add(pid);
+    // The first stops the recording, which waits for tmux to let the pane go: here, for ever.
+    run.kill("SIGINT");
+    await waitFor(() => said.includes("Ctrl-C again stops at once"), 15_000, "record to say how to stop at once");
+    run.kill("SIGINT");
+    const result = await run;
+    expect([result.exitCode, result.timedOut]).toEqual([130, false]);
+    expect(result.stderr).toMatch(/stopped at once, without waiting for tmux; a cast begun in .*deaf\.cast is valid up to its last event$/);
     expect(parseCast(readFileSync(file, "utf8")).header).toMatchObject({ version: 2, width: 40, height: 5 });
   });
 
