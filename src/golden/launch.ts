@@ -71,6 +71,12 @@ export interface Launched {
   gate: string;
   /** The wrapper signals this channel when the program has exited. */
   died: string;
+  /**
+   * The wrapper outlives the program (tmux 3.2, no remain-on-exit-format): the pane never dies, so
+   * its output all reaches us. Elsewhere the pane dies with the program, and tmux 3.3+ drops what
+   * it had not yet sent us; the watch's last audit takes it from tmux's screen.
+   */
+  holds: boolean;
 }
 
 // Launches not yet discarded, so an interrupted run can remove them (discardLiveLaunches): those
@@ -174,7 +180,7 @@ async function startLaunch(options: PaneSessionOptions): Promise<Launched> {
     const launched = format.parseOne(lines);
     if (launched === undefined) throw new PanescopeError("protocol", "tmux did not report the new pane");
     const { paneId, windowId, socket } = launched;
-    const result = { server, paneId, windowId, socket: socket === "" ? undefined : socket, home, gate, died };
+    const result = { server, paneId, windowId, socket: socket === "" ? undefined : socket, home, gate, died, holds: hold !== "" };
     started.set(result, () => discardLaunch(result));
     return result;
   } catch (error) {

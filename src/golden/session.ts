@@ -59,6 +59,11 @@ export class PaneSession {
     this.cursor = "";
   }
 
+  /** The pane outlives the program (tmux 3.2: launch.ts, holds); elsewhere it dies with it. */
+  get holdsPane(): boolean {
+    return this.launched.holds;
+  }
+
   /** The -L socket name of this scenario's private server. */
   get socketName(): string {
     return this.server.socketName ?? "";
@@ -259,6 +264,10 @@ export class PaneSession {
       if (left <= 0) throw new PanescopeError("timeout", `the program did not exit within ${timeoutMs} ms; the screen:\n${await this.framed()}`);
       await this.nextChange(left);
     }
+    // A pane that dies with its program is closed by the watch once its last output is in, from
+    // tmux's screen where tmux dropped it (launch.ts, holds): until then the screen can be a flood's
+    // middle. 50 ms of quiet was not enough (`seq 1 200000` then exit: an old screen, 4 runs in 4).
+    while (!this.launched.holds && !this.observer.closed && Date.now() < deadline) await this.nextChange(deadline - Date.now());
     await this.waitQuiet(50, 2000).catch(() => undefined);
     return this.exitStatus();
   }

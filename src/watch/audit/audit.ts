@@ -49,6 +49,10 @@ export async function auditPane(target: AuditTarget): Promise<AuditResult> {
   if (!(await target.present())) return "busy";
   // A heal rebuilds the screen with the history the replica keeps: ask again with it, still at rest.
   const full = parseProbe(await client.commands(probeCommands(paneId, target.history), { timeoutMs: PROBE_TIMEOUT_MS }));
+  // tmux 3.3a+ hides a dead pane's cursor (server-fn.c server_destroy_pane clears MODE_CURSOR): the
+  // pane's death, not the program's doing. A heal keeps the cursor as the program left it, so a
+  // screen after the program's end is the same whether a heal came or not, and on 3.2a.
+  if (full.dead && full.state.modes) full.state.modes.cursorVisible = (await observer.snapshot()).cursorVisible;
   if (!quiet()) return "busy";
   observer.heal(full.state, found.rows, target.applied);
   target.healed(full.state, found.rows);

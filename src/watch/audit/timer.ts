@@ -41,6 +41,10 @@ export interface AuditStats {
   unconverged: number;
 }
 
+/** The final audit's tries while output is still coming in, and the time between them (final). */
+const FINAL_TRIES = 25;
+const FINAL_RETRY_MS = 20;
+
 export class AuditTimer {
   readonly stats: AuditStats = { audits: 0, heals: 0, unconverged: 0 };
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -112,8 +116,17 @@ export class AuditTimer {
     await this.current?.catch(() => undefined);
     if (this.disposed) return undefined;
     starting?.();
-    this.stats.audits++;
-    const result = await this.actions.audit().catch(() => undefined);
+    let result: AuditResult | undefined;
+    // Output still coming in (the replica behind tmux's screen, or bytes awaiting confirmation) makes
+    // an audit "busy"; this is the last one, so it tries again until the output is in. Once it gave
+    // up after one try, and the pane closed with a flood's last screen missing (a golden snapshot
+    // after `seq 1 200000` showed an old screen, tmux 3.3a, 4 runs in 4).
+    for (let tries = 1; ; tries++) {
+      this.stats.audits++;
+      result = await this.actions.audit().catch(() => undefined);
+      if (result !== "busy" || tries >= FINAL_TRIES || this.disposed) break;
+      await new Promise((resolve) => setTimeout(resolve, FINAL_RETRY_MS));
+    }
     if (result === "healed") this.stats.heals++;
     this.dirty = false;
     return result;
