@@ -41,12 +41,20 @@ export interface PaneSessionOptions {
 // children do not inherit, unlike an ignored signal) keeps C-c and C-\ for the program alone.
 // Where tmux has no remain-on-exit-format (3.2), a dead pane gets "Pane is dead (…)" written over
 // its last row, so the wrapper outlives the program instead, waiting on a channel never signalled.
+// Before it says the program ended, it sets the pane's title (OSC 2) to the channel's name and waits
+// until tmux shows that title: tmux has then read and parsed all the program printed. tmux 3.3+
+// destroys a pane as soon as its process exits (server.c server_child_exited), dropping what it had
+// not yet read of the pty, so a program that printed much and exited under load lost its last
+// lines even in tmux's screen, and a golden after it changed from run to run (at most 5 s: a
+// program that ended inside a DCS string, which swallows the title, is not held for ever).
 const WRAPPER = [
   'chan=$1 died=$2 hold=$3 tmux=$4; shift 4',
   '"$tmux" wait-for "$chan" || exit 125',
   "trap : INT QUIT",
   'env -i "$@"',
   "status=$?",
+  "printf '\\033]2;%s\\033\\\\' \"$died\"",
+  'n=0; while [ "$("$tmux" display-message -p -t "$TMUX_PANE" "#{pane_title}" 2>/dev/null)" != "$died" ] && [ "$n" -lt 500 ]; do n=$((n + 1)); sleep 0.01; done',
   '"$tmux" set-option -p -t "$TMUX_PANE" @panescope_status "$status" >/dev/null 2>&1',
   '"$tmux" wait-for -S "$died" >/dev/null 2>&1',
   '[ -z "$hold" ] || "$tmux" wait-for "$hold" >/dev/null 2>&1',

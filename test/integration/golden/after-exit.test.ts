@@ -1,9 +1,10 @@
-// A snapshot taken once the program has exited (`expect exit` then `snapshot`) is tmux's last screen
-// of it on every run. Where the pane dies with its program (tmux 3.3+), tmux drops the output it had
-// not yet sent us, and the watch's last audit takes it from tmux's screen: the session waits for
-// that before it says the program exited, and the heal keeps the cursor as the program left it
-// (tmux hides a dead pane's cursor). Before, `seq` then exit gave a screen from the flood's middle
-// under load, and the cursor line flipped between `hidden` and a position, from run to run.
+// A snapshot taken once the program has exited (`expect exit` then `snapshot`) is its last screen,
+// the same as tmux's, on every run. tmux 3.3+ destroys a pane as soon as its process exits, dropping
+// what it had not read of the pty, and what it had not yet sent us: the wrapper waits until tmux
+// has parsed all the program printed (launch.ts), the session waits for the watch's last audit, and
+// that audit's heal keeps the cursor as the program left it (tmux hides a dead pane's cursor).
+// Before, under load, a flood's last lines were lost (even in tmux), a snapshot could show the
+// flood's middle, and the cursor line flipped between `hidden` and a position, from run to run.
 import { describe, expect, it } from "vitest";
 import { startPaneSession, type PaneSession } from "../../../src/golden/session.js";
 
@@ -24,9 +25,8 @@ describe("a snapshot after the program exited", () => {
   it("is tmux's last screen of a flood still coming in when the program exited, on every run", { timeout: 180_000 }, async () => {
     for (let run = 0; run < 3; run++) {
       const { ours, tmux } = await afterExit("seq 1 200000; echo final line");
-      // tmux's own screen, not "final line": tmux 3.3+ itself drops what it had not read of the pty
-      // when the program exits (server.c server_child_exited destroys the pane at once), under load.
       expect(ours, `run ${run}`).toEqual(tmux);
+      expect(ours.filter((line) => line !== "").at(-1), `run ${run}`).toBe("final line");
     }
   });
 
