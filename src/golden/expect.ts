@@ -1,12 +1,14 @@
 // The library face: compare a live PaneSession's screen with a golden file from any test runner.
 // A mismatch throws PanescopeError("golden") whose message holds the unified diff. Under vitest,
-// written, updated and failed goldens are counted in vitest's own "Snapshots" summary.
+// written, updated and failed goldens are counted in vitest's own "Snapshots" summary, and a golden
+// used by two tests of one file is an error (their screens would overwrite each other).
 
+import { resolve } from "node:path";
 import { PanescopeError } from "../errors.js";
 import type { ScreenSnapshot } from "../observe/emulator/snapshot.js";
 import { approve, type Approval } from "./approve.js";
 import type { Mask } from "./format.js";
-import { countInRunner, runnerTest, runnerWantsUpdate } from "./runner.js";
+import { claimGolden, countInRunner, runnerTest, runnerWantsUpdate, type RunnerTest } from "./runner.js";
 import type { PaneSession } from "./session.js";
 import { goldenPath, isCI, isUpdate, type Decision } from "./store.js";
 
@@ -42,10 +44,16 @@ export async function screenOf(subject: PaneSession | ScreenSnapshot, options: P
   return subject.snapshot();
 }
 
-/** The golden decision for a session's (settled) screen or a snapshot, counted in the runner's summary and reported; never throws for a mismatch. */
-export async function checkGolden(subject: PaneSession | ScreenSnapshot, name: string, options: ExpectGoldenOptions): Promise<Approval & { path: string }> {
-  const screen = await screenOf(subject, options);
+/**
+ * The golden decision for a session's (settled) screen or a snapshot, counted in the runner's
+ * summary and reported; never throws for a mismatch. Throws when another test of this run of the
+ * test file already used the same golden: one file cannot hold both tests' screens.
+ */
+export async function checkGolden(subject: PaneSession | ScreenSnapshot, name: string, options: ExpectGoldenOptions, test: RunnerTest = runnerTest()): Promise<Approval & { path: string }> {
   const path = goldenPath(options.dir, options.suite, name);
+  const owner = claimGolden(resolve(path), test);
+  if (owner !== undefined) throw new PanescopeError("golden", sharedGolden(path, name, owner, test));
+  const screen = await screenOf(subject, options);
   const approval = await approve({
     path,
     name,
@@ -63,6 +71,16 @@ export async function checkGolden(subject: PaneSession | ScreenSnapshot, name: s
     return { ...approval, decision: { ...d, message: `${d.message}\nreport: ${page}` }, path };
   }
   return { ...approval, path };
+}
+
+/** What to do about a golden name two tests use; with one name for both tests, rename the tests too. */
+function sharedGolden(path: string, name: string, owner: RunnerTest, test: RunnerTest): string {
+  const sameName = owner.name === test.name;
+  return (
+    `golden "${name}" (${path}) is already used by ${sameName ? "another test also named" : "test"} "${owner.name ?? ""}" in this file, ` +
+    `and one golden holds one screen: give each test a golden name of its own, e.g. with the case in it (\`${name}-\${item}\` in an it.each)` +
+    (sameName ? ", and each test a name of its own (%s or $field in an it.each name)" : "")
+  );
 }
 
 function reportFromEnv(): string | undefined {

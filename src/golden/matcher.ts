@@ -13,6 +13,9 @@ export type MatchGoldenOptions = Omit<ExpectGoldenOptions, "dir" | "suite"> & Pa
 interface MatcherThis {
   isNot?: boolean;
   testPath?: string;
+  currentTestName?: string;
+  /** vitest's running test (its id stays the same on a retry or a repeat). */
+  task?: { id?: unknown };
 }
 
 interface MatcherResult {
@@ -30,7 +33,10 @@ async function toMatchGolden(this: MatcherThis, received: PaneSession | ScreenSn
   const testPath = this.testPath ?? "";
   const dir = options.dir ?? join(dirname(testPath), "__goldens__");
   const suite = options.suite ?? suiteOf(testPath);
-  const { decision, path } = await checkGolden(received, name, { ...options, dir, suite });
+  // The test as vitest tells it to a matcher: its task id tells apart tests that share one name.
+  const id = this.task?.id;
+  const test = { ...(this.currentTestName === undefined ? {} : { name: this.currentTestName }), ...(typeof id === "string" ? { id } : {}) };
+  const { decision, path } = await checkGolden(received, name, { ...options, dir, suite }, test);
   if (decision.kind === "fail" || decision.kind === "missing-in-ci") return { pass: false, message: () => decision.message };
   return { pass: true, message: () => `${path} matches the screen` };
 }

@@ -28,10 +28,15 @@ export function goldenPath(dir: string, tapeOrSuite: string, name: string): stri
   return join(dir, segment("suite", suite), `${segment("snapshot name", name)}${GOLDEN_EXT}`);
 }
 
-/** The golden's text, or undefined when there is none. CRLF (git autocrlf checkouts) reads as LF. */
+/**
+ * The golden's text, or undefined when there is none. Line ends an editor or a checkout changed are
+ * read as panescope writes them: CRLF (git autocrlf) as LF, and a final newline an editor or tool
+ * stripped is put back, so neither fails a golden. An update writes LF and the final newline.
+ */
 export async function readGolden(path: string): Promise<string | undefined> {
   try {
-    return (await readFile(path, "utf8")).replace(/\r\n/g, "\n");
+    const text = (await readFile(path, "utf8")).replace(/\r\n/g, "\n");
+    return text === "" || text.endsWith("\n") ? text : `${text}\n`;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new PanescopeError("golden", `cannot read golden ${path}: ${(error as Error).message}`, { cause: error });

@@ -1,5 +1,6 @@
-// approve: one snapshot against its golden file. A hidden cursor pins no position (v2), and a v1
-// golden written before cursor visibility was recorded keeps passing until it is updated.
+// approve: one snapshot against its golden file. A hidden cursor pins no position (v2), a v1
+// golden written before cursor visibility was recorded keeps passing until it is updated, and line
+// ends an editor changed (CRLF, no final newline) do not fail a golden.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -47,6 +48,20 @@ describe("approve", () => {
     await writeFile(path, formatGolden(menu(2, 1, false), { name: "first" }).replace("panescope golden v2", "panescope golden v3"));
     const { decision } = await approve(input(menu(2, 1, false), { path }));
     expect(decision.kind === "fail" ? decision.message : decision.kind).toMatch(/^\S+new\.golden is golden format v3, newer than this panescope reads \(v1 to v2\): upgrade panescope/);
+  });
+
+  it.each([
+    ["without its final newline", (text: string) => text.slice(0, -1)],
+    ["with CRLF line ends", (text: string) => text.replace(/\n/g, "\r\n")],
+  ])("passes the same screen against a golden %s, leaves the file as it is, and an update writes LF with the final newline", async (_, edit) => {
+    const path = join(dir, "edited.golden");
+    const edited = edit(formatGolden(menu(2, 1, true), { name: "first" }));
+    await writeFile(path, edited);
+    expect((await approve(input(menu(2, 1, true), { path }))).decision).toEqual({ kind: "pass" });
+    expect((await approve(input(menu(2, 1, true), { path, update: true }))).decision).toEqual({ kind: "pass" });
+    expect(await readFile(path, "utf8")).toBe(edited);
+    expect((await approve(input(menu(3, 1, true), { path, update: true }))).decision).toEqual({ kind: "written", reason: "updated" });
+    expect(await readFile(path, "utf8")).toBe(formatGolden(menu(3, 1, true), { name: "first" }));
   });
 
   it("compares a v1 golden as v1 (it passes unchanged) and an update rewrites it as v2", async () => {

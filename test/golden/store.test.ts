@@ -133,6 +133,16 @@ describe("files", () => {
     expect(await readGolden(path)).toBe("a\nb\n");
   });
 
+  it("reads a golden whose final newline an editor stripped as if it had it, with LF or CRLF line ends", async () => {
+    const path = join(dir, "no-eol.golden");
+    await writeFile(path, "a\nb");
+    expect(await readGolden(path)).toBe("a\nb\n");
+    await writeFile(path, "a\r\nb");
+    expect(await readGolden(path)).toBe("a\nb\n");
+    await writeFile(path, "");
+    expect(await readGolden(path)).toBe("");
+  });
+
   it("reports a write it cannot do as a golden error", async () => {
     const blocker = join(dir, "file");
     await writeFile(blocker, "");
