@@ -11,6 +11,19 @@ export function screenRowsOf(decided: Decided): Row[] | undefined {
   return decided.outcome === "timeout" ? decided.outcomeRows : undefined;
 }
 
+/**
+ * A screen match on rows that have not changed since the answer's start (the caller's cursor, or
+ * the call's): the text was already there. Said, since the agent may have waited for new output.
+ */
+function alreadyShown(rows: readonly Row[], delta: Decided["delta"]): boolean {
+  if (delta.first || delta.missed || delta.truncated.rows > 0) return false;
+  const changed = new Set(delta.rows.map((row) => row.line));
+  return rows.length > 0 && !rows.some((row) => changed.has(row.line));
+}
+
+/** A pattern written as a JavaScript regex literal: its slashes and flags are matched as text. */
+const REGEX_LITERAL = /^\/.+\/[dgimsuvy]*$/;
+
 /** What did not happen in time, as the condition asked it. */
 function notInTime(condition: Pick<Condition, "quietMs" | "closed" | "ready">, within: string): string {
   if (condition.quietMs !== undefined) return `the pane was never quiet for ${condition.quietMs} ms ${within}`;
@@ -24,7 +37,10 @@ export function outcomeLines(decided: Decided, condition: Pick<Condition, "timeo
   const rowsOf = (rows: readonly Row[]) => fenceRows(rows.map((r) => ({ row: r.line - top, text: r.text })));
   const found = decided.found;
   const cut = decided.outcomeRowsCut > 0 ? [`cut ${decided.outcomeRowsCut} rows of these (${knobs.byteLimit})`] : [];
-  if (found?.screen) return [`matched at ${found.screen.where}:`, ...cut, ...rowsOf(found.screen.rows)];
+  if (found?.screen) {
+    const old = alreadyShown(found.screen.rows, decided.delta) ? ", unchanged since the cursor (or the call's start): it was already there" : "";
+    return [`matched at ${found.screen.where}${old}:`, ...cut, ...rowsOf(found.screen.rows)];
+  }
   if (found?.raw) return [`matched in the ${found.raw.where}; the line(s) around it:`, ...fenceRaw(found.raw.context)];
   const readiness = decided.readiness && readinessLine(decided.readiness);
   if (decided.outcome === "ready") return readiness ? [readiness] : [];
@@ -34,6 +50,9 @@ export function outcomeLines(decided: Decided, condition: Pick<Condition, "timeo
     : decided.untested ? `; the screen was not tested: ${decided.delta.paneId} has not changed since the keys sent to it from here (the screen they found is not their answer)`
     : "";
   const lines = [`${notInTime(condition, `within ${condition.timeoutMs} ms`)}${condition.timeoutCapped ? " (the server's cap)" : ""}${tested}`, ...(readiness ? [readiness] : [])];
+  if (condition.pattern && REGEX_LITERAL.test(condition.pattern.source)) {
+    lines.push(`the pattern's / at both ends (and any letters after the last) are matched as text: give the regex without /.../ and its flags${knobs.ignoreCase === undefined ? "" : ` (for i: ${knobs.ignoreCase})`}`);
+  }
   if (screenRows && screenRows.length > 0) lines.push("the screen as displayed (blank rows left out):", ...cut, ...rowsOf(screenRows));
   else lines.push("the screen is blank");
   return lines;

@@ -33,9 +33,11 @@ export interface Knobs {
   byteLimit: string;
   /** What shows the changed rows a raw view leaves out. */
   rowsView: string;
+  /** What makes a pattern ignore case, where there is such a knob. */
+  ignoreCase?: string;
 }
 
-export const MCP_KNOBS: Knobs = { rowLimits: "maxLines/maxBytes", byteLimit: "maxBytes", rowsView: 'view "rows"' };
+export const MCP_KNOBS: Knobs = { rowLimits: "maxLines/maxBytes", byteLimit: "maxBytes", rowsView: 'view "rows"', ignoreCase: "ignoreCase: true" };
 
 export interface RenderOptions {
   /** The cursor the caller passed: an answer with nothing new and the same cursor omits it. */

@@ -9,7 +9,7 @@ import { MAX_BYTES, MAX_CURSOR_CHARS, MAX_LINES } from "./limits.js";
 export { MAX_BYTES, MAX_CURSOR_CHARS, MAX_LINES } from "./limits.js";
 
 export const paneId = z
-  .string()
+  .string({ error: (issue) => `paneId ${issue.input === undefined ? "is required" : "is a string"}: a tmux pane id like "%3" (list_panes shows them)` })
   .max(32, { error: "paneId is a tmux pane id like %3 (list_panes shows them)", abort: true })
   .regex(/^%\d+$/, "paneId must be a tmux pane id like %3: a % and digits, nothing else (list_panes shows them)")
   // tmux reads %03 as %3: every tool sees one spelling, so no comparison can tell them apart.
@@ -30,7 +30,7 @@ export function waitMs(capMs: number): z.ZodNumber {
     .number()
     .int("waitMs must be a whole number of milliseconds")
     .min(0, "waitMs cannot be negative: pass 0 to answer at once, or up to the cap to wait for output")
-    .describe(`If nothing changed, wait up to this many ms (cap ${capMs}).`);
+    .describe(`If nothing changed, wait up to this many ms (default 0, cap ${capMs}).`);
 }
 
 export const maxLines = z

@@ -3,6 +3,7 @@
 // and returns the cursor that follows its answer. Here: the limit arguments those tools share
 // (their meaning, and a delta as structuredContent: limits.ts).
 import { z } from "zod";
+import { DEFAULT_MAX_BYTES } from "./limits.js";
 import * as s from "./schemas.js";
 
 export { DEFAULT_MAX_BYTES, limitsOf, structured, type LimitInput } from "./limits.js";
@@ -10,8 +11,8 @@ export { DEFAULT_MAX_BYTES, limitsOf, structured, type LimitInput } from "./limi
 /** view, maxLines, maxBytes: how much of a delta an answer carries and what its text shows. */
 export const limitFields = {
   view: z.enum(["rows", "raw", "both"]).optional().describe("What the text shows; default rows."),
-  maxLines: s.maxLines.optional().describe("Keep at most this many rows, the bottom-most."),
-  maxBytes: s.maxBytes.optional().describe("Budget for the pane content of the answer (text and structured each), view's part first."),
+  maxLines: s.maxLines.optional().describe("At most this many rows, the bottom-most; cut rows are counted, never resent."),
+  maxBytes: s.maxBytes.optional().describe(`Bytes of pane content per answer (default ${DEFAULT_MAX_BYTES}), view's part first.`),
 };
 
 /** The same, undescribed: for tools whose description says "as capture_since" (the tool list is paid for). */

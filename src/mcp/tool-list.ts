@@ -35,7 +35,8 @@ function jsonSchema(schema: z.ZodType | z.ZodRawShape, io: "input" | "output"): 
       if (n.minimum === Number.MIN_SAFE_INTEGER) delete n.minimum;
       if (io === "output" && n.additionalProperties === false) delete n.additionalProperties;
       // Inputs are strict (strict.ts refuses unknown names), also where the schema is loose to let them through.
-      if (io === "input" && n.type === "object" && !isEmpty(n.properties)) n.additionalProperties = false;
+      // Not on a record (no properties): its additionalProperties is the schema of its values.
+      if (io === "input" && n.type === "object" && n.properties !== undefined && !isEmpty(n.properties)) n.additionalProperties = false;
       // A loose object with no fields of its own: just an object.
       if (n.type === "object" && isEmpty(n.properties) && isEmpty(n.additionalProperties)) {
         delete n.properties;

@@ -27,3 +27,28 @@ describe("a wait's outcome lines", () => {
     expect(shell[2]).toBe("cut 3 rows of these (an answer's cap)");
   });
 });
+
+describe("a wait's hints at an agent's mistakes", () => {
+  const shown = { rows: ["$ make", "done", "$"], wraps: [], screen: { ...screen, top: 10 } };
+  const delta = (rows: { line: number; text: string }[]) => ({ screen, rows, first: false, missed: false, truncated: { rows: 0, rawChars: 0 } }) as unknown as Delta;
+  const matched = (rows: { line: number; text: string }[]) =>
+    ({ index: 0, outcome: "matched", rawChars: 0, found: { screen: { text: "done", rows: [{ line: 11, text: "done" }], where: "screen row 1" } }, delta: delta(rows), shown, outcomeRows: [], outcomeRowsCut: 0 }) satisfies Decided;
+
+  it("a screen match on rows unchanged since the cursor says the text was already there", () => {
+    expect(outcomeLines(matched([]), condition, undefined)[0]).toBe("matched at screen row 1, unchanged since the cursor (or the call's start): it was already there:");
+    expect(outcomeLines(matched([{ line: 12, text: "$" }]), condition, undefined)[0]).toContain("it was already there");
+  });
+
+  it("a screen match on a row that changed since the cursor is said plainly", () => {
+    expect(outcomeLines(matched([{ line: 11, text: "done" }]), condition, undefined)[0]).toBe("matched at screen row 1:");
+  });
+
+  it("a timed-out pattern written as /regex/flags says its slashes and flags are matched as text", () => {
+    const lines = outcomeLines(timedOut, { ...condition, pattern: { source: "/DONE/i", flags: "m" } }, timedOut.outcomeRows);
+    expect(lines[1]).toBe("the pattern's / at both ends (and any letters after the last) are matched as text: give the regex without /.../ and its flags (for i: ignoreCase: true)");
+    expect(outcomeLines(timedOut, { ...condition, pattern: { source: "DONE", flags: "m" } }, timedOut.outcomeRows).join("\n")).not.toContain("matched as text");
+    // The shell's wait has no ignore-case knob: not named.
+    const shell = outcomeLines(timedOut, { ...condition, pattern: { source: "/DONE/i", flags: "m" } }, timedOut.outcomeRows, { rowLimits: "--max-lines", byteLimit: "the cap", rowsView: "--view rows" });
+    expect(shell[1]).toMatch(/and its flags$/);
+  });
+});

@@ -49,6 +49,11 @@ describe("tools/list", () => {
     });
   });
 
+  it("a record keeps the schema of its values: open_pane's env is not advertised as an object that takes no names", () => {
+    const [tool] = toolList([{ name: "t", inputSchema: { env: z.record(z.string().regex(/^[A-Z]+$/), z.string().max(9)).optional() } }]);
+    expect(tool?.inputSchema.properties?.env).toEqual({ type: "object", propertyNames: { type: "string", pattern: "^[A-Z]+$" }, additionalProperties: { type: "string", maxLength: 9 } });
+  });
+
   it("answers are checked by the client against the advertised schema, not again by the server", async () => {
     let answer: Record<string, unknown> = { a: "text" };
     const { client, close } = await listed((host) => host.registerTool("t", { outputSchema: { a: z.string() } }, () => ({ content: [], structuredContent: answer })));

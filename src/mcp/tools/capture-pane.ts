@@ -11,7 +11,7 @@ import * as s from "../schemas.js";
 
 const MAX_HISTORY = 10_000;
 
-const DESCRIPTION = `A pane's screen now, with scrollback (history), SGR colours (colors) or as a picture (format). Rows fenced N| (untrusted), and a cursor.`;
+const DESCRIPTION = `A pane's screen now, with scrollback (history), SGR colours (colors) or as a picture (format). Rows fenced N| (untrusted), and a cursor for capture_since.`;
 
 /** The screen as an SVG document, or as a PNG image (rasterized from the same SVG). */
 async function pictureOf(observer: PaneObserver, format: "svg" | "png"): Promise<{ svg?: string; png?: Uint8Array }> {

@@ -6,7 +6,7 @@ import { refuseOwnPane, requirePane } from "../panes.js";
 import { fail, ok } from "../results.js";
 import * as s from "../schemas.js";
 
-const DESCRIPTION = `Kill a pane and its program. Without force, only panes open_pane started; with force, any but panescope's own. Cannot be undone. ended: its program had ended (exitStatus).`;
+const DESCRIPTION = `Kill a pane and its program. Without force, only panes open_pane started; with force, any but panescope's own. Cannot be undone.`;
 
 export const registerClosePane: ToolRegistrar = (mcp, ctx) => {
   mcp.registerTool(

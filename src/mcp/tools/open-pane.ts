@@ -13,7 +13,7 @@ import { requireSendable } from "../strings.js";
 
 export const DEFAULT_SESSION = "panescope";
 
-const DESCRIPTION = `Start a command (by tmux's default shell; omit: a shell) in a new pane. Answers paneId and a cursor from its first byte. A new window of session "${DEFAULT_SESSION}" (created detached) or of \`session\`, or a split. Once it ends, the pane keeps its screen and exit status until close_pane (exitStatus: it ended at once). One that cannot start is an error.`;
+const DESCRIPTION = `Start a command (by tmux's default shell; omit: a shell) in a new pane. Answers paneId and a cursor from its first byte. A new window of session "${DEFAULT_SESSION}" (created detached) or of \`session\`, or a split. Once it ends, the pane keeps its screen and exit status until close_pane (exitStatus: it ended at once). One that cannot start is an error. cols/rows: default 80x24 in a new session.`;
 
 const size = (what: string) => z.number().int(`${what} must be a whole number`).min(2, `${what} is at least 2`).max(1000, `${what} is at most 1000`);
 
@@ -80,7 +80,7 @@ export const registerOpenPane: ToolRegistrar = (mcp, ctx) => {
         rows: size("rows").optional(),
         cwd: z.string().max(4096).regex(/^\//, "cwd must be an absolute path").optional(),
         env: z
-          .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "environment variable names are letters, digits and _, not starting with a digit (at most 128): rename it"), z.string().max(8192))
+          .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "environment variable names are letters, digits and _, not starting with a digit (at most 128): rename it"), z.string().max(8192), 'env is an object of names to values, e.g. {"LANG": "C.UTF-8"}')
           .optional(),
       },
       outputSchema: s.part({

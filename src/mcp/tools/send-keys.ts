@@ -44,7 +44,7 @@ async function refuseEnded(ctx: Parameters<ToolRegistrar>[1], paneId: string, ob
   throw new PanescopeError("pane-closed", `${paneId}'s program has ended${how}: nothing can be typed into it. Its screen stays readable; open_pane starts a new program, close_pane closes the pane`);
 }
 
-const DESCRIPTION = `Type into a pane. input: in order, tmux key names and {text} typed literally (never read as keys, commands or shell): ["Escape", {"text": ":wq"}, "Enter"]. Shorthand: text, then keys, then Enter if enter (each newline in text is then an Enter too). Keys: Enter Escape Tab BSpace Up Down Left Right Home End PageUp PageDown F1..F12 Space C-c M-x C-S-Up, or one character. No NUL (press C-Space).
+const DESCRIPTION = `Type into a pane. input: in order, tmux key names and {text} typed literally (never as keys or shell): ["Escape", {"text": ":wq"}, "Enter"]. Shorthand: text, then keys, then Enter if enter (each newline in text is then an Enter too). Keys: Enter Escape Tab BSpace Up Down Left Right PageUp F1..F12 Space C-c M-x C-S-Up, or one letter or digit.
 wait: then wait as wait_for (a screen pattern once the pane changed) and answer the outcome and all since just before the keys (or cursor) as capture_since. Else: a cursor from before the keys. Never types into panescope's own pane.`;
 
 const stepSchema = z.union([
@@ -60,10 +60,10 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
       description: DESCRIPTION,
       inputSchema: {
         paneId: s.paneId,
-        input: z.array(stepSchema).max(MAX_KEYS, `at most ${MAX_KEYS} steps per call`).optional(),
+        input: z.array(stepSchema, 'input is a list: key names and {"text": ...}, e.g. [{"text": "ls"}, "Enter"]').max(MAX_KEYS, `at most ${MAX_KEYS} steps per call`).optional(),
         text: z.string().max(MAX_TEXT_CHARS, `text is at most ${MAX_TEXT_CHARS} characters: send long input in parts`).optional(),
         keys: z
-          .array(z.string().max(MAX_KEY_NAME_LENGTH, `a key name is at most ${MAX_KEY_NAME_LENGTH} characters: send text with the text field`))
+          .array(z.string().max(MAX_KEY_NAME_LENGTH, `a key name is at most ${MAX_KEY_NAME_LENGTH} characters: send text with the text field`), 'keys is a list of key names, e.g. ["C-c"] or ["Up", "Enter"]; type text with text')
           .max(MAX_KEYS, `at most ${MAX_KEYS} keys per call`)
           .optional(),
         enter: z.boolean().optional(),

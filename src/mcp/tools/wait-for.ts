@@ -19,7 +19,7 @@ export { DEFAULT_TIMEOUT_MS } from "../wait.js";
 export const MAX_PANES = 16;
 
 const DESCRIPTION = `Block until something happens in a pane, instead of polling. Give one of:
-- pattern: a JavaScript regex, in "screen" (default): the screen as displayed, now (after send_keys: once the pane changed since the keys) and after each change: rows joined by newlines (^ $ per row), trailing blanks kept only on the cursor's row, up to the cursor (">>> $" matches a Python prompt); or in "raw": output since the cursor (or this call), escapes removed, the newest ${RAW_WINDOW_CHARS / 1024}K characters. A pattern that backtracks too long is an error.
+- pattern: a JavaScript regex source (no /.../ or flags: ignoreCase), in "screen" (default): the screen as displayed, now (text already shown matches; after send_keys: once the pane changed since the keys) and after each change: rows joined by newlines (^ $ per row), trailing blanks only on the cursor's row, up to the cursor (">>> $" matches a Python prompt); or in "raw": output since the cursor (or this call), typed echo included, escapes removed, the newest ${RAW_WINDOW_CHARS / 1024}K characters.
 - quietMs: nothing printed for this many ms.
 - closed: true: the pane/program ended.
 - ready: true: reads its terminal (Linux), quiet ${READY_QUIET_MS} ms.
@@ -35,8 +35,8 @@ export const registerWaitFor: ToolRegistrar = (mcp, ctx) => {
       inputSchema: {
         paneId: s.paneId.optional(),
         cursor: s.bareCursor.optional(),
-        cursors: z.array(s.bareCursor).max(MAX_PANES).optional(),
-        paneIds: z.array(s.paneId).max(MAX_PANES).optional(),
+        cursors: z.array(s.bareCursor, "cursors is a list of cursors (for one pane, pass cursor)").max(MAX_PANES).optional(),
+        paneIds: z.array(s.paneId, 'paneIds is a list of pane ids like ["%3"] (for one pane, pass paneId)').max(MAX_PANES).optional(),
         ...conditionFields(ctx.maxWaitMs),
         ...sameLimitFields,
       },
