@@ -11,7 +11,7 @@ import { ControlParser } from "./protocol.js";
 import { Nudger } from "./nudge.js";
 import { commandsLine } from "./quote.js";
 import type { TmuxServer } from "./server.js";
-import { PROBE_TIMEOUT_MS } from "./timeouts.js";
+import { CLIENT_LEAVE_AFTER_MS, CLIENT_TERM_AFTER_MS, PROBE_TIMEOUT_MS } from "./timeouts.js";
 
 /** What the client needs of a spawned process; the default spawns tmux through execa. */
 export interface ControlProcess {
@@ -19,6 +19,10 @@ export interface ControlProcess {
   stdout: Readable;
   stderr: Readable;
   kill(signal?: NodeJS.Signals): boolean;
+  /** Stop holding this process's event loop: the process is left running (ControlClient.close). */
+  leave?(): void;
+  /** Named in the line that says the process was left. */
+  pid?: number | undefined;
   /** Settles (never rejects) when the process has ended. */
   done: Promise<{ exitCode?: number; signal?: string; code?: string }>;
 }
@@ -47,6 +51,8 @@ export interface ControlClientOptions {
    * left tmux 3.2a/3.3a unable to let the client exit (fixed in 3.7).
    */
   noOutput?: boolean;
+  /** Where a client left running on close is said, once per sink (default stderr). */
+  warn?: (message: string) => void;
 }
 
 export interface CommandOptions {
@@ -80,10 +86,16 @@ const DEFAULT_NUDGE_AFTER_MS = 300;
 /** A command with no effect and a one-line reply: enough to make tmux write to us again. */
 const NUDGE = ["display-message", "-p", ""];
 
+const toStderr = (message: string): void => void process.stderr.write(`${message}\n`);
+/** The sinks that have been told a client was left: told once, however many are. */
+const toldLeft = new WeakSet<(message: string) => void>();
+
 /** Spawns tmux through execa, which ControlClient.start has loaded (orphanGuardReady) by then. */
 export const defaultSpawn: SpawnControl = (file, args) => {
   const [command, argv] = orphanGuard(file, args);
-  const sub = loadedExeca()(command, argv, { shell: false, stdin: "pipe", stdout: "pipe", stderr: "pipe", buffer: false, reject: false });
+  // forceKillAfterDelay: execa's default SIGKILLs a process 5 s after a SIGTERM it sent: never a
+  // control client (close() leaves one that tmux does not let go: see leave).
+  const sub = loadedExeca()(command, argv, { shell: false, stdin: "pipe", stdout: "pipe", stderr: "pipe", buffer: false, reject: false, forceKillAfterDelay: false });
   const { stdin, stdout, stderr } = sub;
   if (stdin === null || stdout === null || stderr === null) throw new PanescopeError("internal", "tmux was spawned without pipes");
   const done = sub.then(
@@ -93,7 +105,11 @@ export const defaultSpawn: SpawnControl = (file, args) => {
   const kill = (signal?: NodeJS.Signals): boolean => sub.kill(signal);
   liveProcesses.add(kill);
   void done.then(() => liveProcesses.delete(kill));
-  return { stdin, stdout, stderr, kill, done };
+  const leave = (): void => {
+    sub.unref();
+    for (const pipe of [stdin, stdout, stderr]) (pipe as { unref?: () => void }).unref?.();
+  };
+  return { stdin, stdout, stderr, kill, leave, pid: sub.pid, done };
 };
 
 export class ControlClient {
@@ -118,6 +134,7 @@ export class ControlClient {
   private readonly noOutput: boolean;
   private stderrTail = "";
   private readonly nudger: Nudger | undefined;
+  private readonly warn: (message: string) => void;
 
   private constructor(proc: ControlProcess, options: ControlClientOptions, handshake: Group) {
     this.server = options.server;
@@ -126,6 +143,7 @@ export class ControlClient {
     this.handshake = handshake;
     this.autoContinue = options.autoContinue ?? true;
     this.noOutput = options.noOutput === true;
+    this.warn = options.warn ?? toStderr;
     this.commandTimeoutMs = options.commandTimeoutMs ?? options.server.commandTimeoutMs;
     this.parser = new ControlParser({ maxLineBytes: options.maxLineBytes });
     const nudgeAfterMs = options.nudgeAfterMs ?? DEFAULT_NUDGE_AFTER_MS;
@@ -248,7 +266,8 @@ export class ControlClient {
 
   /**
    * Detach (end tmux's stdin, which tmux takes as detach, after pausing every pane: see
-   * pauseEveryPane) and make sure the process ends. Idempotent.
+   * pauseEveryPane), SIGTERM the process if it lingers, and resolve once it ended or, when tmux
+   * does not answer, once it was left running (bounded: leave). Idempotent.
    */
   close(): Promise<void> {
     this.closing ??= this.detach();
@@ -262,9 +281,28 @@ export class ControlClient {
     this.nudger?.dispose();
     this.rejectAll("the control client was closed");
     this.proc.stdin.end();
-    const timer = setTimeout(() => this.proc.kill("SIGTERM"), 2000);
-    await this.exited;
-    clearTimeout(timer);
+    const term = setTimeout(() => this.proc.kill("SIGTERM"), CLIENT_TERM_AFTER_MS);
+    let giveUp: NodeJS.Timeout | undefined;
+    const tooLong = new Promise<"left">((resolve) => (giveUp = setTimeout(() => resolve("left"), CLIENT_TERM_AFTER_MS + CLIENT_LEAVE_AFTER_MS)));
+    const ended = await Promise.race([this.exited, tooLong]);
+    clearTimeout(term);
+    clearTimeout(giveUp);
+    if (ended === "left") this.leave();
+  }
+
+  /**
+   * tmux hands a control client's stdio to its server: a stopped or wedged server holds the
+   * client's stdout open however the client ends (3.2a–3.7c under SIGSTOP: the client exits on
+   * SIGTERM, its stdout ends only after SIGCONT), so `exited` never came and panescope never exited.
+   * Its process and pipes are left to end when tmux goes on; they no longer hold panescope's event
+   * loop. Never SIGKILL: killing a control client whose panes flood crashed tmux 3.3a (orphan.ts).
+   */
+  private leave(): void {
+    this.proc.leave?.();
+    if (toldLeft.has(this.warn)) return;
+    toldLeft.add(this.warn);
+    const pid = this.proc.pid === undefined ? "" : `, pid ${this.proc.pid}`;
+    this.warn(`panescope: tmux did not answer: leaving its control client (session ${this.session}${pid}, sent SIGTERM), which tmux lets go when it goes on (kill -CONT the tmux server if it was stopped)`);
   }
 
   /**

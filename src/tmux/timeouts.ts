@@ -11,3 +11,11 @@ export const TMUX_TIMEOUT_MS = 10_000;
 
 /** The short questions the watchers ask (probes, liveness, follow, the polling fallback). */
 export const PROBE_TIMEOUT_MS = 5_000;
+
+/**
+ * Closing a control client: tmux lets it go once it reads the end of its stdin; after this long the
+ * client gets SIGTERM, and this long after that panescope stops waiting for its end and leaves it
+ * (ControlClient.close): a server that is stopped or wedged never lets it go (docs/faults.md).
+ */
+export const CLIENT_TERM_AFTER_MS = 2_000;
+export const CLIENT_LEAVE_AFTER_MS = 3_000;

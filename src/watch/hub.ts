@@ -61,9 +61,9 @@ export class Hub {
     this.settings = resolveSettings(options);
     this.server = this.settings.server;
     const { server, warn, client, startClient, quietClient } = this.settings;
-    // Timeouts only: the spawn seam is for the watching clients (tests hold their processes).
-    const timeouts = { commandTimeoutMs: client.commandTimeoutMs, startTimeoutMs: client.startTimeoutMs };
-    this.quiet = new QuietClient({ server, quiet: quietClient, warn, client: timeouts, start: startClient });
+    // Timeouts and the warn only: the spawn seam is for the watching clients (tests hold their processes).
+    const quietOptions = { commandTimeoutMs: client.commandTimeoutMs, startTimeoutMs: client.startTimeoutMs, warn };
+    this.quiet = new QuietClient({ server, quiet: quietClient, warn, client: quietOptions, start: startClient });
     this.starter = seams.starter ?? new WatchStarter(this.settings, this.quiet);
   }
 

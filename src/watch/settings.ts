@@ -97,7 +97,8 @@ export function resolveSettings(options: HubOptions): WatchSettings {
     ringBytes: options.ringBytes ?? DEFAULT_RING_CAPACITY,
     warn,
     log: (line) => warn(`panescope: ${line}`),
-    client: options.client ?? {},
+    // A control client left running on close is said where the hub's lines go.
+    client: { warn, ...options.client },
     startClient: options.startClient ?? ((o) => ControlClient.start(o)),
     retryStreamingMs: options.retryStreamingMs ?? DEFAULT_RETRY_STREAMING_MS,
     auditIntervalMs: options.auditIntervalMs ?? AUDIT_INTERVAL_MS,
