@@ -1,15 +1,19 @@
 // tmux's own view of a pane as a screen snapshot: capture-pane -e of the visible rows, painted into
 // a fresh emulator, so recordings and screenshots can be compared with the ground truth.
 import { Screen } from "../../src/observe/emulator/screen.js";
+import { tabBytes } from "../../src/observe/emulator/seed.js";
 import type { ScreenSnapshot } from "../../src/observe/emulator/snapshot.js";
 import { cellDifferences, cellsOfSnapshot, type ShownCell } from "./svg-cells.js";
 import { waitFor, type TestServer } from "./tmux-fixture.js";
 
 export async function tmuxScreen(test: TestServer, pane: string): Promise<ScreenSnapshot> {
-  const [geometry = ""] = await test.run(["display-message", "-p", "-t", pane, "#{pane_width} #{pane_height} #{cursor_x} #{cursor_y}"]);
+  const [geometry = ""] = await test.run(["display-message", "-p", "-t", pane, "#{pane_width} #{pane_height} #{cursor_x} #{cursor_y} #{pane_tabs}"]);
   const [cols, rows, cursorX, cursorY] = geometry.split(" ").map(Number) as [number, number, number, number];
+  const tabs = (geometry.split(" ")[4] ?? "").split(",").filter((stop) => stop !== "").map(Number);
   const lines = await test.run(["capture-pane", "-p", "-e", "-N", "-t", pane]);
   const screen = new Screen({ cols, rows });
+  // tmux 3.6+ captures a tab written over blanks as one "\t": it lands on the pane's own stops.
+  if (tabs.length > 0) await new Promise<void>((done) => screen.write(tabBytes(tabs, cols), done));
   // capture-pane -e carries the pen from one line to the next (a row may start with only the
   // colour that changed: htop's selected row is "ESC[46m" after a black-on-green header, 3.3a), so
   // the lines are painted as one stream, never reset between rows, autowrap off.
