@@ -45,6 +45,7 @@ export const SAME_ON_EVERY_TMUX: Readonly<Record<string, string>> = {
   "test/integration/shell/handshake.test.ts": "the CLI–daemon protocol versions, the quiet exit, the exit once the server is gone (a socket that answers or not)",
   "test/mcp/tool-list.test.ts": "the advertised schemas; answers against them on every tmux: mcp/server, mcp/stdio",
   "test/integration/mcp/stopped-exit.test.ts": "how the server process ends beside a stopped tmux (each case waits out the bounded close); a stopped tmux holding a control client's stdout, on every tmux: tmux/close-stopped",
+  "test/integration/mcp/answer-backpressure.test.ts": "stdin held while the client reads no answers (10 MiB of requests, no tmux answer decides it); answers on every tmux: mcp/server, mcp/stdio",
   "test/integration/daemon/stopped-tmux.test.ts": "how the daemon ends beside a stopped tmux and what its log says; the client's close, on every tmux: tmux/close-stopped",
 };
 
