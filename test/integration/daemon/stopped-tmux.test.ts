@@ -4,22 +4,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { waitFor, type TestServer } from "../../support/tmux-fixture.js";
+import { StoppedServers } from "../../support/stopped-tmux.js";
+import { waitFor } from "../../support/tmux-fixture.js";
 import { gone, serverPerTest, type ShellPlace } from "../../support/shell-daemon.js";
 
 const setUp = serverPerTest();
 /** Registered after serverPerTest: runs before its clean-up, so tmux goes on before it is killed. */
-const stopped = new Set<number>();
-afterEach(() => {
-  for (const pid of stopped) process.kill(pid, "SIGCONT");
-  stopped.clear();
-});
-
-async function stop(tmux: TestServer): Promise<void> {
-  const { pid } = await tmux.server.serverGeneration();
-  process.kill(pid, "SIGSTOP");
-  stopped.add(pid);
-}
+const stopped = new StoppedServers();
+afterEach(() => stopped.resumeAll());
 
 /** The daemon's log (kept: it did not stop for its server being gone). */
 function logOf(place: ShellPlace): string {
@@ -38,7 +30,7 @@ describe("the daemon with its tmux server stopped", () => {
     const { tmux, place } = await setUp();
     expect((await place.run(["read", "%0"])).exitCode).toBe(0); // the daemon watches %0
     const [daemon = 0] = place.daemons();
-    await stop(tmux);
+    await stopped.stop(tmux);
     process.kill(daemon, "SIGTERM");
     await gone(daemon);
     const log = logOf(place);
@@ -52,7 +44,7 @@ describe("the daemon with its tmux server stopped", () => {
     const waiting = place.start(["wait", "%0", "--for", "^never-printed$", "--timeout", "60000"], { PANESCOPE_DAEMON_IDLE_MS: "1000" });
     await waitFor(async () => (await tmux.run(["list-clients", "-F", "#{client_control_mode}"])).includes("1"), 20_000, "the daemon's control client");
     const [daemon = 0] = place.daemons();
-    await stop(tmux);
+    await stopped.stop(tmux);
     waiting.kill("SIGKILL"); // its connection closes: the daemon has no client left
     await waiting;
     await gone(daemon);

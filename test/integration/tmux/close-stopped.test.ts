@@ -4,27 +4,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ControlClient } from "../../../src/tmux/client.js";
 import { isPanescopeError } from "../../../src/errors.js";
-import { killAllServers, startServer, type TestServer } from "../../support/tmux-fixture.js";
+import { StoppedServers } from "../../support/stopped-tmux.js";
+import { killAllServers, startServer } from "../../support/tmux-fixture.js";
 
-/** tmux servers a test stopped: let go on before they are killed, whatever the test did. */
-const stopped = new Set<number>();
+const stopped = new StoppedServers();
 afterEach(async () => {
-  for (const pid of stopped) process.kill(pid, "SIGCONT");
-  stopped.clear();
+  stopped.resumeAll();
   await killAllServers();
 });
-
-async function stop(test: TestServer): Promise<number> {
-  const { pid } = await test.server.serverGeneration();
-  process.kill(pid, "SIGSTOP");
-  stopped.add(pid);
-  return pid;
-}
-
-function resume(pid: number): void {
-  process.kill(pid, "SIGCONT");
-  stopped.delete(pid);
-}
 
 describe("closing control clients of a stopped tmux server", () => {
   it("close() ends, saying once that it left them; they end once tmux goes on, not killed", { timeout: 60_000 }, async () => {
@@ -33,7 +20,7 @@ describe("closing control clients of a stopped tmux server", () => {
     const said: string[] = [];
     const warn = (line: string): void => void said.push(line);
     const clients = await Promise.all([test.session, "other"].map((session) => ControlClient.start({ server: test.server, session, warn })));
-    const pid = await stop(test);
+    const pid = await stopped.stop(test);
 
     await Promise.all(clients.map((client) => client.close()));
     expect(said).toHaveLength(1);
@@ -43,7 +30,7 @@ describe("closing control clients of a stopped tmux server", () => {
     await Promise.resolve();
     expect(ended).toBe(false); // tmux, stopped, still holds them
 
-    resume(pid);
+    stopped.resume(pid);
     const ends = await Promise.all(clients.map((client) => client.exited));
     for (const end of ends) expect(end.reason ?? "").not.toMatch(/SIGKILL/);
   });
@@ -51,7 +38,7 @@ describe("closing control clients of a stopped tmux server", () => {
   it("an attach that tmux does not answer fails with a timeout instead of waiting for ever", { timeout: 60_000 }, async () => {
     const test = await startServer({ command: "cat" });
     const said: string[] = [];
-    await stop(test);
+    await stopped.stop(test);
     const attached = await ControlClient.start({ server: test.server, session: test.session, startTimeoutMs: 500, warn: (line) => void said.push(line) }).then(
       (client) => client,
       (error: unknown) => error,

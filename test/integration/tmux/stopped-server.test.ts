@@ -4,14 +4,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { TmuxServer } from "../../../src/tmux/server.js";
 import { link, textOf, type Linked } from "../../support/mcp-link.js";
+import { StoppedServers } from "../../support/stopped-tmux.js";
 import { killAllServers, startServer, waitFor, type TestServer } from "../../support/tmux-fixture.js";
 
-const stopped = new Set<number>();
+const stopped = new StoppedServers();
 const linked: Linked[] = [];
 
 afterEach(async () => {
-  for (const pid of stopped) process.kill(pid, "SIGCONT");
-  stopped.clear();
+  stopped.resumeAll();
   await Promise.all(linked.splice(0).map((l) => l.close()));
   await killAllServers();
 });
@@ -31,17 +31,6 @@ function clientsOf(socketName: string): number[] {
     .map(Number);
 }
 
-async function stop(test: TestServer): Promise<number> {
-  const { pid } = await test.server.serverGeneration();
-  process.kill(pid, "SIGSTOP");
-  stopped.add(pid);
-  return pid;
-}
-
-function resume(pid: number): void {
-  process.kill(pid, "SIGCONT");
-  stopped.delete(pid);
-}
 
 function kindOf(result: Awaited<ReturnType<Linked["call"]>>): unknown {
   return result.isError === true ? result._meta?.["panescope/error"] : `not an error: ${textOf(result)}`;
@@ -53,7 +42,7 @@ describe("a stopped tmux server", () => {
     const mcp = await link(new TmuxServer({ socketName: test.name, commandTimeoutMs: 300 }));
     linked.push(mcp);
     const before = await test.run(["list-panes", "-a", "-F", "#{pane_id}"]);
-    const pid = await stop(test);
+    const pid = await stopped.stop(test);
 
     expect(kindOf(await mcp.call("list_panes"))).toBe("timeout");
     expect(kindOf(await mcp.call("send_keys", { paneId: "%0", text: "typed-after-timeout" }))).toBe("timeout");
@@ -61,7 +50,7 @@ describe("a stopped tmux server", () => {
     expect(kindOf(opened)).toBe("timeout");
     expect(textOf(opened)).toMatch(/stopped \(SIGSTOP/);
 
-    resume(pid);
+    stopped.resume(pid);
     await expectNothingActed(test, before, "typed-after-timeout");
   });
 
@@ -73,7 +62,7 @@ describe("a stopped tmux server", () => {
     const before = await test.run(["list-panes", "-a", "-F", "#{pane_id}"]);
     // Watched before the stop, send_keys gets its cursor without asking tmux and goes on to type.
     expect((await mcp.call("capture_since", { paneId: "%0" })).isError).toBeUndefined();
-    const pid = await stop(test);
+    const pid = await stopped.stop(test);
 
     for (const [tool, args] of [
       ["send_keys", { paneId: "%0", text: "typed-after-cancel" }],
@@ -93,7 +82,7 @@ describe("a stopped tmux server", () => {
       await waitFor(() => !clientsOf(test.name).includes(client ?? 0), 20_000, `the ${tool} client to be killed`);
     }
 
-    resume(pid);
+    stopped.resume(pid);
     await expectNothingActed(test, before, "typed-after-cancel");
   });
 });
