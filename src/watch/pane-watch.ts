@@ -261,6 +261,7 @@ export class PaneWatch implements Watch, PublishedWatch {
     this.place.unsubscribe();
     this.client = lease.client;
     this.bind(lease.client);
+    this.seeder.clientChanged();
     await this.seeder.retake("moved");
     this.place.subscribe();
     previous?.release();

@@ -46,6 +46,7 @@ export async function auditPane(target: AuditTarget): Promise<AuditResult> {
   if (!quiet()) return "busy";
   const found = differences({ ...ours.screen, text: ours.rows }, probe.state);
   if (agree(found)) return "agree";
+  if (found.shape && (await resizeUnheard(target, ours.screen))) return "busy";
   if (!(await target.present())) return "busy";
   // A heal rebuilds the screen with the history the replica keeps: ask again with it, still at rest.
   const full = parseProbe(await client.commands(probeCommands(paneId, target.history), { timeoutMs: PROBE_TIMEOUT_MS }));
@@ -57,4 +58,17 @@ export async function auditPane(target: AuditTarget): Promise<AuditResult> {
   observer.heal(full.state, found.rows, target.applied);
   target.healed(full.state, found.rows);
   return "healed";
+}
+
+/**
+ * tmux tells of a resize in a notification it writes after the replies of the loop turn it made the
+ * resize in, so a probe can show the new size before the replica has heard of it (a heal then, for
+ * nothing: tmux 3.4 under load). One more round trip lets that %layout-change arrive: when the
+ * replica's size changed meanwhile, the resize asks for its own audit. A size that stays different is
+ * a real difference, healed.
+ */
+async function resizeUnheard(target: AuditTarget, compared: { cols: number; rows: number }): Promise<boolean> {
+  await target.client.command(["display-message", "-p", "-t", target.paneId, "#{pane_id}"], { timeoutMs: PROBE_TIMEOUT_MS });
+  const size = target.observer.size;
+  return size.cols !== compared.cols || size.rows !== compared.rows;
 }

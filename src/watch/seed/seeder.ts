@@ -84,6 +84,18 @@ export class Seeder {
     else this.queued = { reason: "paused" };
   }
 
+  /**
+   * The watch now listens to another client (PaneWatch.moveTo), whose re-take waits behind a capture
+   * still out on the old one: until that re-take, what the new client sends is inside it (dropped),
+   * never held or recorded as if it followed the old client's capture (a client the pane came back
+   * to sends old bytes first: PaneWatch.stayed).
+   */
+  clientChanged(): void {
+    if (!this.retaking) return;
+    this.modeNow = "dropping";
+    this.held = [];
+  }
+
   /** The first seed: pause, capture, resume; output after the capture is held. */
   first(): Promise<PaneProbe> {
     return this.capture("dropping");

@@ -16,7 +16,7 @@ const replies = (pid: number): string[][] => [[], [], ["$ "], tmuxPrints(PROBE.t
 
 const text = (data: Uint8Array): string => Buffer.from(data).toString();
 
-function setup(answers: Array<number | Error> = []): {
+function setup(answers: Array<number | Error | Promise<number>> = []): {
   seeder: Seeder;
   log: string[];
   sent: string[][];
@@ -32,7 +32,7 @@ function setup(answers: Array<number | Error> = []): {
     command: (argv) => (sent.push([...argv]), Promise.resolve([])),
     commands: () => {
       const next = answers.shift() ?? 100;
-      return next instanceof Error ? Promise.reject(next) : Promise.resolve(replies(next));
+      return next instanceof Error ? Promise.reject(next) : Promise.resolve(next).then(replies);
     },
   };
   const seeder = new Seeder({
@@ -104,6 +104,24 @@ describe("Seeder", () => {
     void seeder.retake(undefined);
     await running;
     expect(log.filter((line) => line === "resync" || line.startsWith("reseed"))).toEqual(["resync", "reseed overflow"]);
+  });
+
+  it("a move to another client while a capture is out: what the new client sends before its own capture is dropped, not handed on after the old one", async () => {
+    let answer: (pid: number) => void = () => undefined;
+    const { seeder, log, seed } = setup([100, new Promise<number>((resolve) => (answer = resolve)), 100]);
+    await seeder.first();
+    seed();
+    seeder.goLive();
+    const paused = seeder.retake("paused");
+    seeder.continued(); // the old client's %continue: its output would be held from here
+    seeder.clientChanged();
+    seeder.output(Buffer.from("old bytes the new client sends first"));
+    void seeder.retake("moved");
+    answer(100);
+    await paused;
+    expect(log).toEqual(["reseed paused", "took 100", "reseed moved", "took 100"]);
+    seeder.output(Buffer.from("after"));
+    expect(log.at(-1)).toBe("confirm after");
   });
 
   it("a capture that finds another process reports a respawn and applies nothing", async () => {
