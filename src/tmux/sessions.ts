@@ -23,6 +23,8 @@ export interface SessionRegistryOptions {
 
 interface Entry {
   starting: Promise<ControlClient>;
+  /** Once started. */
+  client?: ControlClient;
   refs: number;
   idleTimer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -47,6 +49,12 @@ export class SessionRegistry {
 
   async acquire(session: string): Promise<SessionLease> {
     let entry = this.entries.get(session);
+    // A client already closed (tmux ended it, or it was closed) is forgotten now, not once its process
+    // exits: a stopped tmux holds that exit back for as long as it is stopped.
+    if (entry?.client?.closed === true) {
+      this.entries.delete(session);
+      entry = undefined;
+    }
     if (entry === undefined) {
       const start = this.options.start ?? ((o: ControlClientOptions) => ControlClient.start(o));
       const created: Entry = {
@@ -63,6 +71,7 @@ export class SessionRegistry {
       ).then(() => this.live.delete(created));
       created.starting.then(
         (client) => {
+          created.client = client;
           // A client whose tmux ended is useless: forget it so the next acquire starts afresh.
           void client.exited.then(() => {
             if (this.entries.get(session) === created) this.entries.delete(session);

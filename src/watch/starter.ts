@@ -69,13 +69,11 @@ export class WatchStarter implements Mover {
 
   /** A control client for `session` (a session id), held until the lease is released. */
   async lease(session: string): Promise<SessionLease> {
-    let lease = await this.sessions.acquire(session);
-    if (lease.client.closed) {
-      lease.release();
-      await lease.client.exited;
-      lease = await this.sessions.acquire(session);
-    }
-    return lease;
+    const lease = await this.sessions.acquire(session);
+    if (!lease.client.closed) return lease;
+    // Closed while it started: the registry forgets a closed client, so this one is new.
+    lease.release();
+    return this.sessions.acquire(session);
   }
 
   async closeAll(): Promise<void> {
