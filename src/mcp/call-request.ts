@@ -17,12 +17,12 @@ type ToolCallHandler = (request: CallToolRequest, extra: unknown) => Promise<Cal
 export const AnyCallToolRequestSchema = CallToolRequestSchema.extend({ params: z.unknown() });
 
 /** A JSON-RPC error the SDK sends as it is: its code, and its message without a prefix. */
-function invalidParams(message: string): Error {
+export function invalidParams(message: string): Error {
   return Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
 }
 
 /** A value named for a message: "a string", "an array", "null". */
-function kindOf(value: unknown): string {
+export function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   return typeof value === "object" ? "an object" : `a ${typeof value}`;

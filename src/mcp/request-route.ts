@@ -28,6 +28,18 @@ export function plainRequest(value: unknown): value is JSONRPCRequest {
   return true;
 }
 
+/**
+ * A request whose only possible fault is its params: a plain one, or one whose params are an array
+ * or an object with any _meta. The SDK would call it no JSON-RPC message at all (-32600, or no
+ * answer); its method's handler answers it instead: -32601 if there is none, else -32602 if the
+ * params are wrong (params-check.ts). Params that are not a structured value stay -32600 (JSON-RPC).
+ */
+export function paramsRequest(value: unknown): value is JSONRPCRequest {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { params, ...rest } = value as Record<string, unknown>;
+  return (params === undefined || (typeof params === "object" && params !== null)) && plainRequest(rest);
+}
+
 /** mcp.connect(transport), then plain requests skip the response tests (see the top). */
 export async function connectRouted(mcp: McpServer, transport: Transport): Promise<void> {
   // A handler set before connect is one the SDK calls first for every message: keep its path.
@@ -38,7 +50,7 @@ export async function connectRouted(mcp: McpServer, transport: Transport): Promi
   const sdk = transport.onmessage;
   if (own !== undefined || sdk === undefined || typeof dispatch !== "function") return;
   transport.onmessage = (message, extra) => {
-    if (plainRequest(message)) dispatch.call(protocol, message, extra);
+    if (plainRequest(message) || paramsRequest(message)) dispatch.call(protocol, message, extra);
     else sdk(message, extra);
   };
 }

@@ -14,6 +14,7 @@ import { TypedKeys } from "./typed-keys.js";
 import { listingHost } from "./tool-list.js";
 import { skipResultRecheck, type ToolCallHandler } from "./unchecked-results.js";
 import { refusingBadCalls } from "./call-request.js";
+import { checkParams } from "./params-check.js";
 import { registerCapturePane } from "./tools/capture-pane.js";
 import { registerCaptureSince } from "./tools/capture-since.js";
 import { registerClosePane } from "./tools/close-pane.js";
@@ -106,6 +107,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     stopping: options.stopping ?? new AbortController().signal,
   };
   const mcp = new McpServer({ name: "panescope", version }, { instructions: INSTRUCTIONS });
+  checkParams(mcp);
   const listing = listingHost(mcp);
   // A transcript (wrapToolCall) records a call refused for its tool or arguments, as any other call.
   const wrapToolCall = options.wrapToolCall ?? ((handler: ToolCallHandler) => handler);

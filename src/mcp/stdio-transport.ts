@@ -10,7 +10,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { messageOf } from "../errors.js";
 import { InputHold, NOT_READING_NOTICE } from "./input-hold.js";
-import { plainRequest } from "./request-route.js";
+import { paramsRequest, plainRequest } from "./request-route.js";
 import { DEFAULT_MAX_LINE_BYTES, KEPT_BYTES, StdioFramer } from "./stdio-framer.js";
 
 export interface StdioTransportOptions {
@@ -190,7 +190,8 @@ export class StdioTransport implements Transport {
     try {
       // What the SDK's deserializeMessage does, without zod for a plain request (request-route.ts).
       const value: unknown = JSON.parse(text);
-      message = plainRequest(value) ? value : (JSONRPCMessageSchema.parse(value) as JSONRPCMessage);
+      // A request whose params the schema refuses goes on: its method's handler says what is wrong (-32602).
+      message = plainRequest(value) || paramsRequest(value) ? value : (JSONRPCMessageSchema.parse(value) as JSONRPCMessage);
     } catch (error) {
       const notJson = error instanceof SyntaxError;
       const why = notJson ? `is not JSON (${messageOf(error)})` : "is not a JSON-RPC 2.0 message";
