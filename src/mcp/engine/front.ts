@@ -48,8 +48,19 @@ export async function serve(options: McpOptions): Promise<number> {
   // does not read them (its own and the engine's alike: they would pile up here without bound).
   const input = new InputHold(process.stdin);
   let notReadingSaid = false;
+  // Nor are the engine's answers taken meanwhile: they wait in the engine thread, whose own stdout
+  // then stops draining, so its transport stops reading requests (mcp/stdio-transport.ts) as in
+  // one thread. Taken again at 'drain', in order; at once if stdout failed (the engine must end).
+  let fromEngine: Pick<NodeJS.ReadableStream, "pause" | "resume"> | undefined = undefined;
+  let stdoutFailed = false;
+  let held = false;
   const stdout = new FrontStdout(words, process.stdout, (waiting) => {
-    if (!waiting) return input.release("answers");
+    held = waiting && !stdoutFailed;
+    if (!held) {
+      fromEngine?.resume();
+      return input.release("answers");
+    }
+    fromEngine?.pause();
     input.hold("answers");
     if (!notReadingSaid) process.stderr.write(`panescope: ${NOT_READING_NOTICE}\n`);
     notReadingSaid = true;
@@ -68,6 +79,8 @@ export async function serve(options: McpOptions): Promise<number> {
   });
   // Not events.once: it rejects on the 'error' that comes before a failed engine's exit.
   const exited = new Promise<number>((resolve) => engine.once("exit", resolve));
+  // Its last answers may still wait in engine.stdout (held above) when it exits: 'end' follows them.
+  const relayed = new Promise<void>((resolve) => engine.stdout.once("end", resolve));
   const front = new Front(channel.port1, options, write);
   const toEngine = engine.stdin;
   if (!toEngine) throw new Error("the engine thread has no stdin");
@@ -120,7 +133,11 @@ export async function serve(options: McpOptions): Promise<number> {
     toEngine.end(lines.end());
   };
   process.stdin.on("end", stop);
-  process.stdout.on("error", stop);
+  process.stdout.on("error", () => {
+    stdoutFailed = true;
+    fromEngine?.resume();
+    stop();
+  });
   // A signal stops the engine's waits too: they answer at once, and the process ends in a moment.
   // Kept, not once: a second signal must not kill the process mid-answer (mcp/main.ts).
   const signalled = (): void => {
@@ -141,11 +158,13 @@ export async function serve(options: McpOptions): Promise<number> {
     partial = [chunk.subarray(end + 1)];
     stdout.relay(whole, handshake.filtering ? handshake.filter(Buffer.from(whole).toString()) : whole);
   });
-  const code = await exited;
+  fromEngine = engine.stdout;
+  if (held) fromEngine.pause();
+  const [code] = await Promise.all([exited, relayed]);
   const rest = joinBytes(partial);
   if (rest.length > 0) stdout.relay(rest);
   front.close();
-  process.stderr.write(`panescope: ${front.answered} reads answered beside the engine thread\n`);
+  process.stderr.write(`panescope: ${front.answered} reads answered beside the engine thread; at most ${stdout.mostWaiting} bytes of answers waited for the client here\n`);
   // Nobody answers requests any more: stdin must not hold the process (a failed engine leaves it open).
   process.stdin.destroy();
   return failed ? 1 : code;

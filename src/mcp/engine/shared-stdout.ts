@@ -98,10 +98,12 @@ export class FrontStdout {
   private queued: Array<string | Uint8Array> = [];
   /** stdout took a line over its limit and has not drained since (the client is not reading). */
   private backlogged = false;
+  /** The most bytes stdout held unwritten (said on exit: answers held in the engine thread are not here). */
+  mostWaiting = 0;
 
   constructor(
     private readonly words: Int32Array,
-    private readonly stdout: Pick<NodeJS.WritableStream, "write" | "once"> = process.stdout,
+    private readonly stdout: Pick<NodeJS.WritableStream, "write" | "once"> & { writableLength?: number } = process.stdout,
     /** Told true when stdout is over its limit, false at its next 'drain': the front reads no requests meanwhile. */
     private readonly backlog: (waiting: boolean) => void = () => undefined,
   ) {}
@@ -148,7 +150,9 @@ export class FrontStdout {
 
   private send(line: string | Uint8Array): void {
     this.pending++;
-    if (this.stdout.write(line, () => this.done()) || this.backlogged) return;
+    const taken = this.stdout.write(line, () => this.done());
+    this.mostWaiting = Math.max(this.mostWaiting, this.stdout.writableLength ?? 0);
+    if (taken || this.backlogged) return;
     this.backlogged = true;
     this.backlog(true);
     this.stdout.once("drain", () => {

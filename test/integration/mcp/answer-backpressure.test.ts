@@ -146,3 +146,33 @@ describe.each([
     expect(stderr.match(new RegExp(NOTICE, "g"))?.length, stderr).toBe(1);
   });
 });
+
+describe("the engine thread's answers to a client that stops reading", () => {
+  it("wait in the engine, not in the front's stdout, and all come in order once it reads", async () => {
+    const server = serve(["--engine-thread"]);
+    await server.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } });
+    server.notify("notifications/initialized");
+    const [pane = ""] = await test.run(["new-window", "-d", "-P", "-F", "#{pane_id}", "cat"]);
+    await test.run(["send-keys", "-t", pane, "-l", `${"x".repeat(99)}\n`.repeat(40)]);
+    const shown = await server.request("tools/call", { name: "capture_pane", arguments: { paneId: pane } });
+    expect(shown.result?.isError, JSON.stringify(shown.result)).toBeFalsy();
+
+    server.pause();
+    // Short requests the engine answers with a screen each (≈20× their size): 6000 of them answer
+    // tens of MB, far more than the pipes between client, front and engine hold.
+    const asked = Array.from({ length: 6000 }, () => server.line("tools/call", { name: "capture_pane", arguments: { paneId: pane } }));
+    const answered = Promise.all(asked.map((request) => server.answerTo(request.id)));
+    void server.write(asked.map((request) => request.text).join(""));
+    await server.stderrMatching(NOTICE);
+
+    server.resume();
+    for (const answer of await answered) expect(answer.result?.isError, JSON.stringify(answer.result)).toBeFalsy();
+    const ids = new Set(asked.map((request) => request.id));
+    const order = server.answers.map((answer) => answer.id).filter((id) => ids.has(id));
+    expect(order).toEqual(asked.map((request) => request.id)); // each once, in the order asked
+    const stderr = await server.end();
+    // What the front held for the client: stdout's limit, and a little (the line that crossed it).
+    const waited = Number(/at most (\d+) bytes of answers waited for the client here/.exec(stderr)?.[1]);
+    expect(waited, stderr).toBeLessThan(256 * 1024);
+  });
+});
