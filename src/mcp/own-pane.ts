@@ -5,6 +5,7 @@
 // when both can be stat-ed) match, asked of the server we actually talk to. And from what the
 // process is (own-process.ts), for clients that start panescope without that environment.
 import { stat } from "node:fs/promises";
+import { isPanescopeError } from "../errors.js";
 import { tmuxEnv } from "../tmux/env.js";
 import { samePane } from "../tmux/pane-id.js";
 import { TmuxFormat } from "../tmux/format.js";
@@ -72,19 +73,29 @@ async function mayHoldUs(server: TmuxServer, self: ProcessSelf, options: RunOpti
   if (self.ttys.size > 0) return true;
   let pid = serverPids.get(server);
   if (pid === undefined) {
-    const [line = ""] = await server.run(["display-message", "-p", "#{pid}"], options).catch(() => []);
-    if (!/^\d+$/.test(line)) return false; // no server answering: no pane to protect
+    const [line = ""] = (await server.run(["display-message", "-p", "#{pid}"], options).catch(unlessStopped)) ?? [];
+    if (!/^\d+$/.test(line)) return false; // no server running: no pane to protect
     pid = Number(line);
     serverPids.set(server, pid);
   }
   return self.lineage.includes(pid);
 }
 
+/**
+ * A failed question answers "nothing to protect" (no server, no such pane), but a server that did not
+ * answer in time fails the call, as a cancel does: the tool's own command would wait out another
+ * limit (a `send` to a stopped server took 22 s, its error only after the second timeout).
+ */
+function unlessStopped(error: unknown): undefined {
+  if (isPanescopeError(error, "timeout") || isPanescopeError(error, "aborted")) throw error;
+  return undefined;
+}
+
 /** Whether the pane `paneId` holds this process (ancestry or terminal), asked of the server. */
 async function holdsUs(server: TmuxServer, paneId: string, self: ProcessSelf, options: RunOptions): Promise<boolean> {
   if (!(await mayHoldUs(server, self, options))) return false;
   // A pane that does not exist holds nothing: the tool's own command then says it is unknown.
-  const found = await server.display(paneId, HOLDER, { timeoutMs: PROBE_TIMEOUT_MS, ...options }).catch(() => undefined);
+  const found = await server.display(paneId, HOLDER, { timeoutMs: PROBE_TIMEOUT_MS, ...options }).catch(unlessStopped);
   if (found === undefined || !samePane(found.paneId, paneId)) return false;
   return holds(self, Number(found.panePid), found.paneTty);
 }

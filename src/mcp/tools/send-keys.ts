@@ -98,7 +98,12 @@ export const registerSendKeys: ToolRegistrar = (mcp, ctx) => {
         await refuseOwnPane(ctx, input.paneId, "types into", extra.signal);
         if (input.cursor !== undefined) await ctx.hub.resolvePane(input.paneId, input.cursor);
         const limits = limitsOf(input);
-        const observer = await ctx.hub.observer(input.paneId).catch(() => undefined);
+        // A watch that cannot start leaves the keys unwatched, but a server that did not answer in
+        // time fails the call: send-keys would wait out another limit.
+        const observer = await ctx.hub.observer(input.paneId).catch((error: unknown) => {
+          if (isPanescopeError(error, "timeout")) throw error;
+          return undefined;
+        });
         if (observer?.closed) await refuseEnded(ctx, input.paneId, observer);
         // Just before the keys: with a cursor and no wait, the answer is what came since it, up to here.
         const before = await (observer && (input.cursor !== undefined && !condition ? ctx.hub.capture({ cursor: input.cursor, limits }) : observer.read(undefined, { maxLines: 0 })))?.catch((error: unknown) => {
