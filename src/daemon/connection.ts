@@ -2,13 +2,17 @@
 // stdio server uses (mcp/stdio-transport.ts, the socket as both ends). The first request must be
 // panescope/hello; its answer names the daemon's protocol, and only a client of the same protocol
 // is then served as an MCP session. A named reader's calls without a cursor get the reader's last
-// cursor of the pane, and the cursor of each answer is kept for the next call (ReaderGate).
+// cursor of the pane, and the cursor of each answer is kept for the next call (ReaderGate); one
+// such call per reader × pane at a time (busy.ts).
 import type { Socket } from "node:net";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { PanescopeError } from "../errors.js";
+import { fail } from "../mcp/results.js";
 import { StdioTransport } from "../mcp/stdio-transport.js";
 import { END, HELLO, NEEDS_HELLO, PROTOCOL, type Hello, type Welcome } from "../shell/protocol.js";
 import { canonicalPaneId } from "../tmux/pane-id.js";
+import { BusyReaders, busyMessage, type Holder } from "./busy.js";
 import type { Loss, ReaderCursors } from "./readers.js";
 
 export interface ConnectionHost {
@@ -16,6 +20,8 @@ export interface ConnectionHost {
   /** Builds this connection's MCP server for the hello's policy and connects it to `transport`. */
   serve(hello: Hello, transport: Transport): Promise<void>;
   readers: ReaderCursors;
+  /** Which reader × pane a call holds now (shared by every connection). */
+  busy: BusyReaders;
   warn(line: string): void;
 }
 
@@ -65,7 +71,7 @@ export function acceptConnection(socket: Socket, host: ConnectionHost): void {
     // is gone too when its end comes: its wait ran on for nobody until its timeout. An older relay's
     // end is its stdin's: what was read is answered.
     if (hello.endCancels === true || hello.endNotice === true) socket.once("end", () => void inner.close());
-    gate = new ReaderGate(inner, host.readers, typeof hello.reader === "string" ? hello.reader : undefined, early);
+    gate = new ReaderGate(inner, host.readers, typeof hello.reader === "string" ? hello.reader : undefined, early, host.busy);
     host.serve(hello, gate).catch((error: unknown) => {
       host.warn(`panescope: a connection could not be served: ${(error as Error).message}`);
       socket.destroy();
@@ -92,6 +98,8 @@ export class ReaderGate implements Transport {
    * its answer), and why the reader's was lost, if it was.
    */
   private readonly tracked = new Map<string | number, { pane: string | undefined; loss: Loss | undefined }>();
+  /** Request id → the release of its hold of the reader × pane, which its answer (or its cancel) ends. */
+  private readonly holding = new Map<string | number, () => void>();
   /** The client went away: no answer can reach it, so none may move its reader's cursors. */
   private gone = false;
 
@@ -100,6 +108,7 @@ export class ReaderGate implements Transport {
     private readonly readers: ReaderCursors,
     private readonly reader: string | undefined,
     private readonly early: Message[],
+    private readonly busy = new BusyReaders(),
   ) {}
 
   async start(): Promise<void> {
@@ -115,23 +124,36 @@ export class ReaderGate implements Transport {
   ended(): void {
     this.gone = true;
     this.tracked.clear();
+    for (const id of [...this.holding.keys()]) this.finish(id);
     this.onclose?.();
   }
 
   incoming(message: Message): void {
-    this.onmessage?.(this.reader === undefined ? message : this.withCursor(message));
+    // A cancelled call is never answered (the SDK sends nothing): its hold ends now.
+    if (message.method === "notifications/cancelled" && message.id === undefined) {
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof id === "string" || typeof id === "number") {
+        this.tracked.delete(id);
+        this.finish(id);
+      }
+    }
+    const forwarded = this.reader === undefined ? message : this.withCursor(message);
+    if (forwarded !== undefined) this.onmessage?.(forwarded); // else refused, and answered here
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.gone) return Promise.resolve();
     let answer = message as Message;
-    const asked = answer.id === undefined || answer.method !== undefined ? undefined : this.tracked.get(answer.id);
-    if (asked !== undefined && answer.id !== undefined && this.reader !== undefined) {
-      this.tracked.delete(answer.id);
+    const id = answer.id === undefined || answer.method !== undefined ? undefined : answer.id;
+    const asked = id === undefined ? undefined : this.tracked.get(id);
+    if (asked !== undefined && id !== undefined && this.reader !== undefined) {
+      this.tracked.delete(id);
       if (asked.loss !== undefined) answer = toldForgotten(answer, asked.loss);
       const pane = asked.pane ?? openedPane(answer.result);
       if (pane !== undefined) this.keep(this.reader, pane, answer.result);
     }
+    // The cursor is kept before the reader is let go: its next call starts from this answer.
+    if (id !== undefined) this.finish(id);
     return this.inner.send(answer);
   }
 
@@ -144,7 +166,7 @@ export class ReaderGate implements Transport {
    * the reader opens starts it at the pane's first byte (open_pane's cursor): `id=$(panescope open
    * -- make); panescope wait $id --for DONE` sees what make printed before the wait, not only after.
    */
-  private withCursor(message: Message): Message {
+  private withCursor(message: Message): Message | undefined {
     if (!isRequest(message) || message.method !== "tools/call" || this.reader === undefined) return message;
     const params = message.params ?? {};
     if (params.name === "open_pane") {
@@ -155,10 +177,36 @@ export class ReaderGate implements Transport {
     if (!CURSOR_TOOLS.has(String(params.name)) || typeof args.paneId !== "string") return message;
     if (args.cursor !== undefined || args.cursors !== undefined || args.paneIds !== undefined) return message;
     const pane = canonicalPaneId(args.paneId);
+    // Keys alone while the reader's call runs (`panescope wait %1 &`, then `panescope send %1 …`):
+    // typed, and the reader's cursor left to that call, which shows what they print.
+    if (params.name === "send_keys" && args.wait === undefined && this.busy.holds(this.reader, pane)) return message;
+    if (!this.hold(message.id, this.reader, pane, String(params.name))) return undefined;
     const stored = this.readers.get(this.reader, pane);
     this.tracked.set(message.id, { pane, loss: stored === undefined ? this.readers.loss(this.reader, pane) : undefined });
     if (stored === undefined) return message;
     return { ...message, params: { ...params, arguments: { ...args, cursor: stored } } } as Message;
+  }
+
+  /**
+   * Takes the reader × pane for the call `id` until its answer; false, with the call answered
+   * here (refused, never run), when another call of the reader holds it.
+   */
+  private hold(id: string | number, reader: string, pane: string, tool: string): boolean {
+    const claim = this.busy.claim(reader, pane, tool);
+    if ("busy" in claim) {
+      void this.inner.send({ jsonrpc: "2.0", id, result: fail(new PanescopeError("not-allowed", busyMessage(reader, pane, claim.busy))) } as JSONRPCMessage);
+      return false;
+    }
+    const holder: Holder = claim.taken;
+    this.holding.set(id, () => this.busy.release(reader, pane, holder));
+    return true;
+  }
+
+  /** The call `id` answered or cancelled: its reader × pane is free again. */
+  private finish(id: string | number): void {
+    const release = this.holding.get(id);
+    this.holding.delete(id);
+    release?.();
   }
 
   private keep(reader: string, pane: string, result: Record<string, unknown> | undefined): void {

@@ -12,6 +12,7 @@ import { version } from "../version.js";
 import { daemonPaths, requireTrustedDir, type DaemonPaths } from "../shell/paths.js";
 import { probe } from "../shell/probe.js";
 import { PROTOCOL, type Welcome } from "../shell/protocol.js";
+import { BusyReaders } from "./busy.js";
 import { acceptConnection } from "./connection.js";
 import { removeLog, startLine, stoppedLine } from "./log.js";
 import { SharedObserver } from "./observer.js";
@@ -128,6 +129,7 @@ export async function main(options: DaemonOptions): Promise<number> {
   };
   const host = {
     readers,
+    busy: new BusyReaders(),
     warn: log,
     welcome: (): Welcome => ({ protocol: PROTOCOL, version, pid: process.pid, clients: sockets.size, startedAt, endNotice: true }),
     serve: observer.serve.bind(observer),

@@ -11,17 +11,18 @@ import { join } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
+import { BusyReaders } from "../../src/daemon/busy.js";
 import { acceptConnection, ReaderGate, type ConnectionHost } from "../../src/daemon/connection.js";
 import { MAX_ENTRIES, ReaderCursors } from "../../src/daemon/readers.js";
 import type { StdioTransport } from "../../src/mcp/stdio-transport.js";
 import { DaemonConnection } from "../../src/shell/client.js";
 import { HELLO, NEEDS_HELLO, PROTOCOL, type Hello } from "../../src/shell/protocol.js";
 
-function gate(reader: string | undefined, readers = new ReaderCursors(undefined)) {
+function gate(reader: string | undefined, readers = new ReaderCursors(undefined), busy = new BusyReaders()) {
   const sent: JSONRPCMessage[] = [];
   const inner = { send: async (message: JSONRPCMessage) => void sent.push(message), close: async () => undefined } as unknown as StdioTransport;
   const received: JSONRPCMessage[] = [];
-  const g = new ReaderGate(inner, readers, reader, []);
+  const g = new ReaderGate(inner, readers, reader, [], busy);
   g.onmessage = (message) => void received.push(message);
   return { g, sent, received, readers };
 }
@@ -146,6 +147,78 @@ describe("the reader gate", () => {
   });
 });
 
+describe("one call at a time per reader and pane", () => {
+  const refusal = (message: JSONRPCMessage | undefined) => message as unknown as { id: number; result: { isError: boolean; content: { text: string }[]; _meta: Record<string, unknown> } };
+
+  it("refuses a reader's second call on a pane while its first (on another connection) is unanswered, unsent, saying it is busy and what to do; the call after the first answered continues from its cursor", async () => {
+    const busy = new BusyReaders();
+    const readers = new ReaderCursors(undefined);
+    readers.set("me", "%3", "c0");
+    const waiting = gate("me", readers, busy);
+    const reading = gate("me", readers, busy);
+    waiting.g.incoming(call(1, "wait_for", { paneId: "%3", pattern: "x" }));
+    reading.g.incoming(call(1, "capture_since", { paneId: "%03" }));
+    expect(reading.received).toEqual([]); // never reaches the MCP server: nothing read, no cursor moved
+    const refused = refusal(reading.sent[0]);
+    expect(refused.id).toBe(1);
+    expect(refused.result.isError).toBe(true);
+    expect(refused.result._meta).toEqual({ "panescope/error": "not-allowed" });
+    expect(refused.result.content[0]?.text).toMatch(/^error \(not-allowed\): reader "me" is busy on %3: its wait_for call \(started \d+ s ago\) has not answered yet.*Wait for that call to end.*its own reader \(--as NAME\), or pass `cursor`$/);
+    expect(readers.get("me", "%3")).toBe("c0");
+    await waiting.g.send(answer(1, { outcome: "matched", delta: { cursor: "c1" } }));
+    reading.g.incoming(call(2, "capture_since", { paneId: "%3" }));
+    expect(argsOf(reading.received[0])).toEqual({ paneId: "%3", cursor: "c1" });
+  });
+
+  it("types a send's keys alone while the reader's call runs, without its cursor and keeping none; a send that waits is refused", async () => {
+    const busy = new BusyReaders();
+    const readers = new ReaderCursors(undefined);
+    readers.set("me", "%3", "c0");
+    const waiting = gate("me", readers, busy);
+    const sending = gate("me", readers, busy);
+    waiting.g.incoming(call(1, "wait_for", { paneId: "%3", pattern: "x" }));
+    sending.g.incoming(call(1, "send_keys", { paneId: "%3", text: "make" }));
+    expect(argsOf(sending.received[0])).toEqual({ paneId: "%3", text: "make" });
+    await sending.g.send(answer(1, { cursor: "after-keys" }));
+    expect(readers.get("me", "%3")).toBe("c0"); // left to the wait
+    sending.g.incoming(call(2, "send_keys", { paneId: "%3", text: "make", wait: { pattern: "x" } }));
+    expect(sending.received).toHaveLength(1);
+    expect(refusal(sending.sent.at(-1)).result.isError).toBe(true);
+  });
+
+  it("holds nothing for another reader, another pane, an explicit cursor, a tool without a pane's cursor, or an unnamed connection", () => {
+    const busy = new BusyReaders();
+    const me = gate("me", new ReaderCursors(undefined), busy);
+    me.g.incoming(call(1, "wait_for", { paneId: "%3", pattern: "x" }));
+    me.g.incoming(call(2, "capture_since", { paneId: "%4" }));
+    me.g.incoming(call(3, "capture_since", { paneId: "%3", cursor: "mine" }));
+    me.g.incoming(call(4, "list_panes", {}));
+    gate("you", new ReaderCursors(undefined), busy).g.incoming(call(1, "capture_since", { paneId: "%3" }));
+    gate(undefined, new ReaderCursors(undefined), busy).g.incoming(call(1, "capture_since", { paneId: "%3" }));
+    expect(me.received).toHaveLength(4);
+    expect(me.sent).toEqual([]);
+    expect(busy.size).toBe(3); // me %3, me %4, you %3
+  });
+
+  it("lets the reader go when its call is cancelled (never answered) or its connection ends", async () => {
+    const busy = new BusyReaders();
+    const first = gate("me", new ReaderCursors(undefined), busy);
+    first.g.incoming(call(7, "wait_for", { paneId: "%3", pattern: "x" }));
+    first.g.incoming({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "interrupted" } } as never);
+    expect(busy.size).toBe(0);
+    first.g.incoming(call(8, "wait_for", { paneId: "%3", pattern: "x" }));
+    expect(busy.size).toBe(1);
+    first.g.ended();
+    expect(busy.size).toBe(0);
+    // The cancelled call's late answer lets go of nothing it no longer holds.
+    const second = gate("me", new ReaderCursors(undefined), busy);
+    second.g.incoming(call(1, "capture_since", { paneId: "%3" }));
+    await first.g.send(answer(7, { cursor: "late" }));
+    expect(busy.size).toBe(1);
+    expect(second.sent).toEqual([]);
+  });
+});
+
 describe("a client that goes away mid-call", () => {
   const scratch = mkdtempSync(join(tmpdir(), "panescope-gone-"));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -160,6 +233,7 @@ describe("a client that goes away mid-call", () => {
     const ends: Array<() => void> = [];
     const host: ConnectionHost = {
       readers,
+      busy: new BusyReaders(),
       warn: () => undefined,
       welcome: () => ({ protocol: PROTOCOL, version: "test", pid: 1, clients: 1, startedAt: 0 }),
       serve: async (_hello, transport) => {
@@ -237,6 +311,7 @@ describe("a connection's hello and the calls sent with it", () => {
     const ran: string[] = [];
     const host: ConnectionHost = {
       readers: new ReaderCursors(undefined),
+      busy: new BusyReaders(),
       warn: () => undefined,
       welcome: () => ({ protocol: PROTOCOL, version: "test", pid: 1, clients: 1, startedAt: 0 }),
       serve: async (hello, transport) => {
