@@ -11,7 +11,7 @@ import { ControlParser } from "./protocol.js";
 import { Nudger } from "./nudge.js";
 import { commandsLine } from "./quote.js";
 import type { TmuxServer } from "./server.js";
-import { CLIENT_LEAVE_AFTER_MS, CLIENT_TERM_AFTER_MS, PROBE_TIMEOUT_MS } from "./timeouts.js";
+import { CLIENT_LEAVE_AFTER_MS, CLIENT_TERM_AFTER_MS, PROBE_TIMEOUT_MS, STOPPED_HINT } from "./timeouts.js";
 
 /** What the client needs of a spawned process; the default spawns tmux through execa. */
 export interface ControlProcess {
@@ -182,7 +182,7 @@ export class ControlClient {
     });
     const client = new ControlClient(proc, options, handshake);
     const timeoutMs = options.startTimeoutMs ?? options.server.commandTimeoutMs;
-    const timer = setTimeout(() => client.fail(handshake, new PanescopeError("timeout", `tmux did not answer the attach to ${options.session} within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => client.fail(handshake, new PanescopeError("timeout", `tmux did not answer the attach to ${options.session} within ${timeoutMs} ms: ${STOPPED_HINT}`)), timeoutMs);
     try {
       await attached;
       const pauseAfter = options.pauseAfterSeconds ?? 5;
@@ -249,7 +249,7 @@ export class ControlClient {
         resolve: (r) => (cleanup(), resolve(r)),
         reject: (e) => (cleanup(), reject(e)),
       };
-      const timer = setTimeout(() => this.fail(group, new PanescopeError("timeout", `tmux ${name} got no reply within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => this.fail(group, new PanescopeError("timeout", `tmux ${name} got no reply within ${timeoutMs} ms: ${STOPPED_HINT}`)), timeoutMs);
       const onAbort = (): void => this.fail(group, new PanescopeError("aborted", `tmux ${name} was aborted`));
       options.signal?.addEventListener("abort", onAbort, { once: true });
       this.groups.push(group);

@@ -10,7 +10,7 @@ import { commandsLine } from "./quote.js";
 import { canonicalPaneId, outOfRange, paneNumberInRange } from "./pane-id.js";
 import { requireSupported, TmuxVersion } from "./version.js";
 import { spawnTurns } from "./spawn-turns.js";
-import { TMUX_TIMEOUT_MS } from "./timeouts.js";
+import { STOPPED_HINT, TMUX_TIMEOUT_MS } from "./timeouts.js";
 import { parseExit } from "./exit.js";
 
 export interface TmuxServerOptions {
@@ -226,7 +226,7 @@ function runError(binary: string, name: string, result: OneShotResult, timeoutMs
     return new PanescopeError("tmux-missing", `cannot run "${binary}": install tmux (apt-get install tmux) or pass --tmux PATH`, { cause: result.cause });
   }
   if (result.timedOut) {
-    return new PanescopeError("timeout", `${what} got no answer from the tmux server within ${timeoutMs} ms and was killed (a stopped server will not run it when it goes on): the server may be stopped (SIGSTOP, a debugger) or overloaded; check it (ps -o stat= -p PID shows T when stopped) and try again`);
+    return new PanescopeError("timeout", `${what} got no answer from the tmux server within ${timeoutMs} ms and was killed (a stopped server will not run it when it goes on): ${STOPPED_HINT}`);
   }
   if (result.isCanceled) return new PanescopeError("aborted", `${what} was cancelled and stopped before tmux acted on it`);
   // The server this one names (-L/-S): a bare `tmux new-session` would start the default one.

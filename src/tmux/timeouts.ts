@@ -19,3 +19,6 @@ export const PROBE_TIMEOUT_MS = 5_000;
  */
 export const CLIENT_TERM_AFTER_MS = 2_000;
 export const CLIENT_LEAVE_AFTER_MS = 3_000;
+
+/** What a timeout's message says to do: a stopped server answers nothing, a busy one answers late. */
+export const STOPPED_HINT = "the server may be stopped (SIGSTOP, a debugger) or overloaded; check it (ps -o stat= -p PID shows T when stopped, kill -CONT PID resumes it) and try again";
