@@ -200,7 +200,7 @@ export class PaneWatch implements Watch, PublishedWatch {
   readVerdict(): number {
     if (this.disposed || !this.connected || this.respawned || !this.observerRef) return 0;
     if (this.observerRef.closed && this.unconfirmed > 0) return 0;
-    if (this.follower && (this.follower.busy || this.follower.replace !== undefined)) return 0;
+    if (this.follower && (this.follower.busy || this.follower.lost || this.follower.replace !== undefined)) return 0;
     const fresh = this.place.freshUntil();
     return fresh === Infinity ? Infinity : performance.timeOrigin + fresh;
   }

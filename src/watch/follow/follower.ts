@@ -57,6 +57,16 @@ export class Follower {
   replace: Replacement | undefined;
   private following: Promise<void> | undefined;
   private again = false;
+  /**
+   * The last follow failed (tmux did not answer where the pane is, or no client could be had): the
+   * watch may still listen where the pane no longer is, and no event may come to say so again.
+   */
+  private failed = false;
+
+  /** The last follow failed: the next read follows again (revalidate). */
+  get lost(): boolean {
+    return this.failed;
+  }
 
   constructor(
     private readonly watch: Followed,
@@ -77,7 +87,11 @@ export class Follower {
     const run = async (): Promise<void> => {
       do {
         this.again = false;
-        await this.once().catch((error: unknown) => this.mover.warn(`panescope: following ${this.watch.paneId}: ${messageOf(error)}`));
+        this.failed = false;
+        await this.once().catch((error: unknown) => {
+          this.failed = true;
+          this.mover.warn(`panescope: following ${this.watch.paneId}: ${messageOf(error)}`);
+        });
       } while (this.again && !this.watch.disposed);
     };
     this.following = run().finally(() => (this.following = undefined));
@@ -89,8 +103,9 @@ export class Follower {
     const watch = this.watch;
     // A follow in progress (the pane left its client's session, or the client ended) decides first.
     await this.following;
-    // Without a client: find the pane again (or learn that the server restarted) on every read.
-    if (!watch.connected) await this.follow();
+    // Without a client, or after a follow that failed: find the pane again (or learn that the server
+    // restarted) on every read.
+    if (!watch.connected || this.failed) await this.follow();
     // tmux 3.2a–3.6a are not told of every move (presence.ts): a pane quiet for a second is looked
     // for first; when it left, the answer waits for the follow (flagged "moved"). A client far
     // behind another pane's flood answers late: the read goes on, the look finishes on its own.

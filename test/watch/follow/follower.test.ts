@@ -2,7 +2,9 @@
 // watch that says what it knows, no tmux (a follow, which asks tmux where the pane is, is the
 // integration tests' part: test/integration/watch/follow.test.ts).
 import { describe, expect, it } from "vitest";
+import { PanescopeError } from "../../../src/errors.js";
 import type { PaneObserver } from "../../../src/observe/pane/observer.js";
+import type { SessionLease } from "../../../src/tmux/sessions.js";
 import type { TmuxServer } from "../../../src/tmux/server.js";
 import { Follower, type Followed, type Mover } from "../../../src/watch/follow/follower.js";
 
@@ -62,5 +64,29 @@ describe("Follower.revalidate", () => {
     const asked: string[] = [];
     await new Follower(watch({ stillThere: () => (asked.push("look"), Promise.resolve(true)) }), mover).revalidate();
     expect(asked).toEqual(["look"]);
+  });
+
+  it("a follow that failed is made again by the next read, not left until tmux says something new", async () => {
+    let asked = 0;
+    // Where the pane is: no answer the first time (a busy tmux), then in session $1.
+    const server = {
+      display: async () => {
+        if (asked++ === 0) throw new PanescopeError("timeout", "no answer");
+        return { paneId: "%1", panePid: "10", sessionId: "$1", windowId: "@2", dead: "0", status: "", signal: "", held: "", serverPid: "1", serverStart: "2" };
+      },
+    } as unknown as TmuxServer;
+    const moved: string[] = [];
+    const followed = watch({ observer: { closed: false, identity: { panePid: 10, serverPid: 1, serverStart: 2 } } as PaneObserver, moveTo: async () => void moved.push("moved") });
+    const warned: string[] = [];
+    const lease = { client: {}, release: () => undefined } as unknown as SessionLease;
+    const follower = new Follower(followed, { server, streamable: async () => true, lease: async () => lease, warn: (line) => void warned.push(line) });
+    await follower.follow();
+    expect(warned).toEqual(["panescope: following %1: no answer"]);
+    expect(moved).toEqual([]);
+    expect(await follower.revalidate()).toBeUndefined();
+    expect(moved).toEqual(["moved"]);
+    // Followed: the next read asks nothing more.
+    await follower.revalidate();
+    expect(asked).toBe(2);
   });
 });
