@@ -49,6 +49,7 @@ export const SAME_ON_EVERY_TMUX: Readonly<Record<string, string>> = {
   "test/integration/shell/stopped-server.test.ts": "a shell call fails at its first tmux timeout, not the next (no tmux answer decides it); the timeout of a stopped tmux, on every tmux: tmux/stopped-server",
   "test/integration/shell/overlapping-reader.test.ts": "which of one reader's overlapping calls the daemon refuses (its own bookkeeping); reads and waits on every tmux: shell/commands, mcp/*",
   "test/integration/mcp/request-params.test.ts": "JSON-RPC answers to malformed params (a socket no server uses)",
+  "test/integration/mcp/batch.test.ts": "JSON-RPC batches answered or refused by protocol version (a socket no server uses)",
   "test/integration/daemon/stopped-tmux.test.ts": "how the daemon ends beside a stopped tmux and what its log says; the client's close, on every tmux: tmux/close-stopped",
 };
 

@@ -1,14 +1,17 @@
 // The MCP stdio transport panescope serves on: newline-delimited JSON-RPC through the bounded
 // StdioFramer. A line it cannot use (over the size limit, not JSON, not JSON-RPC) is answered with a
 // JSON-RPC error when it is a request whose id can be read cheaply, else named in one stderr line;
-// either way the server keeps serving. The end of stdin closes the transport once every request
-// read before it has been answered (`echo REQUEST | panescope` gets its answer). While stdout does
-// not drain (a client that stops reading), stdin is not read: answers never pile up without bound.
+// either way the server keeps serving. A batch (a JSON array) is answered with one array line in a
+// session whose protocol version has batches, else refused with one error (batch.ts). The end of
+// stdin closes the transport once every request read before it has been answered (`echo REQUEST |
+// panescope` gets its answer). While stdout does not drain (a client that stops reading), stdin is
+// not read: answers never pile up without bound.
 import type { Readable } from "node:stream";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { messageOf } from "../errors.js";
+import { batchMember, batchRefusal, errorJson, INVALID_REQUEST, MAX_BATCH_ANSWER_BYTES, OpenBatches, SessionVersion, type Answered } from "./batch.js";
 import { InputHold, NOT_READING_NOTICE } from "./input-hold.js";
 import { paramsRequest, plainRequest } from "./request-route.js";
 import { DEFAULT_MAX_LINE_BYTES, KEPT_BYTES, StdioFramer } from "./stdio-framer.js";
@@ -24,9 +27,8 @@ export interface StdioTransportOptions {
   sayNotReading?: boolean;
 }
 
-/** JSON-RPC 2.0 error codes (the spec's). */
+/** JSON-RPC 2.0's parse error (the spec's code). */
 const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
 
 type Id = string | number;
 
@@ -91,6 +93,9 @@ export class StdioTransport implements Transport {
   private draining: Array<() => void> | undefined;
   private readonly input: InputHold;
   private notReadingSaid: boolean;
+  /** The session's MCP protocol version: it decides whether a batch is answered. */
+  private readonly session = new SessionVersion();
+  private readonly batches = new OpenBatches();
 
   constructor(
     private readonly stdin: Readable = process.stdin,
@@ -113,6 +118,8 @@ export class StdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const answers = !("method" in message) && "id" in message ? message.id : undefined;
+    if (answers !== undefined && this.session.initializing) this.session.answered(answers, message);
+    if (answers !== undefined && this.batches.waits(answers)) return this.answeredInBatch(answers, this.batches.answer(answers, JSON.stringify(message)));
     const written = this.write(serializeMessage(message));
     if (answers === undefined || !this.settle(answers)) return written;
     return written.then(() => this.closeIfDone());
@@ -186,30 +193,90 @@ export class StdioTransport implements Transport {
   }
 
   private receive(text: string): void {
-    let message: JSONRPCMessage;
+    let message: JSONRPCMessage | unknown[];
     try {
       // What the SDK's deserializeMessage does, without zod for a plain request (request-route.ts).
       const value: unknown = JSON.parse(text);
       // A request whose params the schema refuses goes on: its method's handler says what is wrong (-32602).
-      message = plainRequest(value) || paramsRequest(value) ? value : (JSONRPCMessageSchema.parse(value) as JSONRPCMessage);
+      message = plainRequest(value) || paramsRequest(value) || Array.isArray(value) ? value : (JSONRPCMessageSchema.parse(value) as JSONRPCMessage);
     } catch (error) {
       const notJson = error instanceof SyntaxError;
       const why = notJson ? `is not JSON (${messageOf(error)})` : "is not a JSON-RPC 2.0 message";
       this.refuse(Buffer.byteLength(text), text.slice(0, KEPT_BYTES), text.slice(-KEPT_BYTES), why, notJson ? PARSE_ERROR : INVALID_REQUEST);
       return;
     }
-    if ("method" in message && "id" in message) this.unanswered.set(message.id, (this.unanswered.get(message.id) ?? 0) + 1);
+    if (Array.isArray(message)) this.receiveBatch(message, Buffer.byteLength(text));
+    else this.deliver(message);
+  }
+
+  private deliver(message: JSONRPCMessage): void {
+    if ("method" in message && "id" in message) {
+      this.unanswered.set(message.id, (this.unanswered.get(message.id) ?? 0) + 1);
+      if (message.method === "initialize") this.session.initialize(message.id, message.params);
+    }
     this.onmessage?.(message);
     // A cancelled request gets no answer (MCP): stop waiting for one.
     if ("method" in message && message.method === "notifications/cancelled" && !("id" in message)) {
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      if ((typeof id === "string" || typeof id === "number") && this.settle(id)) this.closeIfDone();
+      if (typeof id !== "string" && typeof id !== "number") return;
+      if (this.batches.waits(id)) void this.answeredInBatch(id, this.batches.answer(id, undefined));
+      else if (this.settle(id)) this.closeIfDone();
     }
   }
 
-  /** Answers an unusable line with an error if it is a request with a readable id, else says so on stderr. */
+  /**
+   * A JSON array: refused whole with one error (id null) when the session has no batches, or it is
+   * empty or too long; else each member is delivered as a line of its own would be, and the answers
+   * to its requests (its invalid members' errors first) go out as one array once the last has come.
+   */
+  private receiveBatch(values: unknown[], bytes: number): void {
+    const refused = batchRefusal(this.session.version, values.length);
+    if (refused !== undefined) {
+      this.warn(`answered a ${bytes}-byte JSON-RPC batch of ${values.length} message${values.length === 1 ? "" : "s"} with an error: ${refused}`);
+      void this.write(`${errorJson(null, INVALID_REQUEST, refused)}\n`);
+      return;
+    }
+    const messages: JSONRPCMessage[] = [];
+    const errors: string[] = [];
+    values.forEach((value, index) => {
+      const member = batchMember(value, index);
+      if ("error" in member) errors.push(member.error);
+      else messages.push(member.message);
+    });
+    // Every request is expected before any is delivered: an answer may come while onmessage runs.
+    const ids = messages.flatMap((message) => ("method" in message && "id" in message ? [message.id] : []));
+    const opened = this.batches.open(ids, errors);
+    for (const message of messages) this.deliver(message);
+    if (opened.line !== undefined) void this.write(opened.line);
+  }
+
+  /** Request `id` of a batch was answered or cancelled: the batch's line goes out once it is complete. */
+  private answeredInBatch(id: Id, answered: Answered): Promise<void> {
+    if (answered.dropped !== undefined) {
+      this.warn(`answered request ${JSON.stringify(id)} of a batch with an error: its ${answered.dropped}-byte answer would take the open batches' answers past ${MAX_BATCH_ANSWER_BYTES} bytes`);
+    }
+    this.settle(id);
+    if (!answered.complete) return Promise.resolve();
+    if (answered.line === undefined) {
+      this.closeIfDone();
+      return Promise.resolve();
+    }
+    return this.write(answered.line).then(() => this.closeIfDone());
+  }
+
+  /**
+   * Answers an unusable line with an error if it is a request with a readable id, or a batch (id
+   * null: its client may wait for an answer), else says so on stderr.
+   */
   private refuse(bytes: number, head: string, tail: string, why: string, code: number): void {
     const id = salvageRequestId(head, tail);
+    if (id === undefined && head.trimStart().startsWith("[")) {
+      const refused = batchRefusal(this.session.version, 1);
+      const message = refused ?? `this ${bytes}-byte JSON-RPC batch ${why}`;
+      this.warn(`answered a ${bytes}-byte JSON-RPC batch with an error: ${message}`);
+      void this.write(`${errorJson(null, refused === undefined ? code : INVALID_REQUEST, message)}\n`);
+      return;
+    }
     if (id === undefined) {
       this.warn(`skipped a ${bytes}-byte message on stdin that ${why}; it names no request id to answer`);
       return;

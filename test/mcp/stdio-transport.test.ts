@@ -1,5 +1,6 @@
 // The stdio transport over in-memory streams: unusable lines are answered (a request with a
-// readable id) or named on stderr, and the transport keeps delivering the messages after them.
+// readable id, a batch) or named on stderr, and the transport keeps delivering the messages after
+// them; a batch is answered as one array line in a session whose protocol version has batches.
 import { PassThrough } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
@@ -49,7 +50,10 @@ async function rig(maxLineBytes = 1024, answer = true): Promise<Rig> {
   const messages: JSONRPCMessage[] = [];
   transport.onmessage = (message) => {
     messages.push(message);
-    if (answer && "method" in message && "id" in message) void transport.send({ jsonrpc: "2.0", id: message.id, result: {} });
+    if (!answer || !("method" in message && "id" in message)) return;
+    // initialize: the version asked for, as the SDK's server answers one it serves.
+    const result = message.method === "initialize" ? { protocolVersion: (message.params as { protocolVersion: string }).protocolVersion } : {};
+    void transport.send({ jsonrpc: "2.0", id: message.id, result });
   };
   const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
   await transport.start();
@@ -179,5 +183,112 @@ describe("StdioTransport", () => {
     expect(read).toEqual([1, 2, 3]);
     expect(out.trim().split("\n").map((line) => (JSON.parse(line) as { id: number }).id)).toEqual([1, 2, 3]);
     expect(warnings).toEqual([NOT_READING_NOTICE]);
+  });
+});
+
+const initialize = (version: string, id = 0) => JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "t", version: "0" } } });
+const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
+const note = { jsonrpc: "2.0", method: "notifications/x" };
+const line = (message: unknown) => `${JSON.stringify(message)}\n`;
+
+describe("StdioTransport with JSON-RPC batches", () => {
+  it("answers each request of a 2025-03-26 session's batch in one array line, and none of its notifications", async () => {
+    const r = await rig();
+    r.stdin.end(`${initialize("2025-03-26")}\n${line([ping(1), note, ping(2)])}${line([note, note])}${line(ping(3))}`);
+    await r.closed;
+    expect(r.sent).toEqual([
+      { jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-03-26" } },
+      [
+        { jsonrpc: "2.0", id: 1, result: {} },
+        { jsonrpc: "2.0", id: 2, result: {} },
+      ],
+      { jsonrpc: "2.0", id: 3, result: {} },
+    ]);
+    expect(r.messages.slice(1)).toEqual([ping(1), note, ping(2), note, note, ping(3)]);
+  });
+
+  it("answers [] with one Invalid Request (id null), and each invalid member with its own error in the array", async () => {
+    const r = await rig();
+    r.stdin.end(`${initialize("2024-11-05")}\n[]\n${line([1, ping(4), { foo: "boo" }, { jsonrpc: "2.0", id: 5, method: 6 }])}`);
+    await r.closed;
+    expect(r.sent.slice(1)).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^an empty JSON-RPC batch/) } },
+      [
+        { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^member 0 of this batch is not/) } },
+        { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^member 2 /) } },
+        { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^member 3 /) } },
+        { jsonrpc: "2.0", id: 4, result: {} },
+      ],
+    ]);
+    expect(r.messages.slice(1)).toEqual([ping(4)]);
+  });
+
+  it("refuses a batch of a 2025-06-18 session, or one before initialize, with one error and delivers none of it", async () => {
+    const r = await rig();
+    r.stdin.end(`${line([ping(1)])}${initialize("2025-06-18")}\n${line([ping(2), note])}${line(ping(3))}`);
+    await r.closed;
+    expect(r.sent).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^a JSON-RPC batch came before initialize.*send each message on its own line$/) } },
+      { jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-06-18" } },
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^JSON-RPC batches are not part of MCP protocol version 2025-06-18, which this session negotiated.*send each message on its own line$/) } },
+      { jsonrpc: "2.0", id: 3, result: {} },
+    ]);
+    expect(r.messages.map((message) => ("id" in message ? message.id : undefined))).toEqual([0, 3]);
+    expect(r.warnings).toEqual([expect.stringMatching(/^answered a 42-byte JSON-RPC batch of 1 message with an error: a JSON-RPC batch came before initialize/), expect.stringMatching(/^answered a \d+-byte JSON-RPC batch of 2 messages with an error: JSON-RPC batches are not part/)]);
+  });
+
+  it("takes a batch read right behind initialize, before its answer, by the version the server will answer", async () => {
+    const r = await rig(1024, false);
+    r.stdin.write(`${initialize("2025-03-26")}\n${line([ping(1)])}`);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(r.messages.map((message) => ("id" in message ? message.id : undefined))).toEqual([0, 1]);
+    await r.transport.send({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-03-26" } });
+    await r.transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(r.sent).toEqual([{ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-03-26" } }, [{ jsonrpc: "2.0", id: 1, result: {} }]]);
+  });
+
+  it("an initialize answered with an error leaves the session's version as it was", async () => {
+    const r = await rig(1024, false);
+    r.stdin.write(`${initialize("2025-03-26")}\n`);
+    await new Promise((resolve) => setImmediate(resolve));
+    await r.transport.send({ jsonrpc: "2.0", id: 0, error: { code: -32602, message: "no" } });
+    r.stdin.write(line([ping(1)]));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(r.sent.at(-1)).toMatchObject({ id: null, error: { message: expect.stringMatching(/before initialize/) } });
+  });
+
+  it("writes a batch's line once its slowest request is answered, leaves a cancelled one out, and stdin's end waits for it", async () => {
+    const r = await rig(1024, false);
+    let closed = false;
+    void r.closed.then(() => (closed = true));
+    r.stdin.write(`${initialize("2025-03-26")}\n`);
+    await new Promise((resolve) => setImmediate(resolve));
+    await r.transport.send({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-03-26" } });
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6 } };
+    r.stdin.end(`${line([ping(5), ping(6), ping(7)])}${line(cancel)}`);
+    await new Promise((resolve) => r.stdin.once("end", resolve));
+    await r.transport.send({ jsonrpc: "2.0", id: 7, result: { slow: false } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(r.sent).toHaveLength(1); // the batch waits for request 5
+    expect(closed).toBe(false);
+    await r.transport.send({ jsonrpc: "2.0", id: 5, result: { slow: true } });
+    await r.closed;
+    expect(r.sent.slice(1)).toEqual([
+      [
+        { jsonrpc: "2.0", id: 7, result: { slow: false } },
+        { jsonrpc: "2.0", id: 5, result: { slow: true } },
+      ],
+    ]);
+  });
+
+  it("answers a batch line over the size limit, or not JSON, with one error (id null): its client may be waiting", async () => {
+    const r = await rig();
+    r.stdin.end(`${initialize("2025-03-26")}\n${line([{ ...ping(1), params: { t: "a".repeat(2000) } }])}[{"jsonrpc":"2.0","id":2,"method":"ping"}\n${line(ping(3))}`);
+    await r.closed;
+    expect(r.sent.slice(1)).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^this 20\d\d-byte JSON-RPC batch is over this server's limit of 1024 bytes per message/) } },
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^this 41-byte JSON-RPC batch is not JSON/) } },
+      { jsonrpc: "2.0", id: 3, result: {} },
+    ]);
   });
 });
