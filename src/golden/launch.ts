@@ -3,11 +3,12 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { isPanescopeError, PanescopeError } from "../errors.js";
 import { TmuxFormat } from "../tmux/format.js";
 import { TmuxServer } from "../tmux/server.js";
 import type { RunCommand, Size } from "./tape.js";
+import { guard, release, socketPathOf } from "./watchdog.js";
 
 /**
  * TERM inside the pane (and tmux's default-terminal): tmux's own description, so programs use what
@@ -160,6 +161,9 @@ async function startLaunch(options: PaneSessionOptions): Promise<Launched> {
   };
   const pairs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   const { cols, rows } = options.size;
+  // Listed before the server starts: an owner killed from here on (SIGKILL before the control client
+  // attaches and sets exit-unattached, or after) still has its server killed and files removed.
+  await guard({ tmux: tmux.includes("/") ? resolve(tmux) : tmux, name, socket: socketPathOf(name), home });
   try {
     // The server's own locale decides character widths (tmux calls wcwidth): pin it too.
     const format = new TmuxFormat({ paneId: "pane_id", windowId: "window_id", socket: "socket_path" });
@@ -195,6 +199,7 @@ async function startLaunch(options: PaneSessionOptions): Promise<Launched> {
     // What went wrong is this error: the cleanup's own failures must not replace it.
     await discardServer(server, name).catch(() => undefined);
     await rm(home, { recursive: true, force: true }).catch(() => undefined);
+    release(name);
     throw tooLongForTmux(error, [...pairs, ...argvOf(options.command)]) ?? error;
   }
 }
@@ -216,7 +221,7 @@ function tooLongForTmux(error: unknown, words: readonly string[]): PanescopeErro
  */
 async function discardServer(server: TmuxServer, name: string): Promise<void> {
   await server.runMany([["-f", "/dev/null", "start-server"], ["kill-server"]]).catch(() => undefined);
-  const socket = join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`, name);
+  const socket = socketPathOf(name);
   // A client that takes the lock just as a server finishes starting leaves the lock file behind.
   await Promise.all([rm(socket, { force: true }), rm(`${socket}.lock`, { force: true })]);
 }
@@ -226,8 +231,9 @@ async function discardServer(server: TmuxServer, name: string): Promise<void> {
  * exception, a SIGKILLed test worker): tmux's `exit-unattached` makes the server exit once no
  * client is attached (server.c server_loop, the same on 3.2a–3.7c), and our watching control client
  * ends with us (its stdin closes; tmux/orphan.ts). Set only while a client is attached, or tmux would
- * exit at once: a pane read by polling (no control client) keeps its server until close().
- * Another client (a person's `tmux attach` to look) keeps the server up until it detaches too.
+ * exit at once: a pane read by polling (no control client) keeps its server until close(), or until
+ * the watchdog (watchdog.ts) kills it once this process is gone. Another client (a person's
+ * `tmux attach` to look) would keep the server up until it detaches: the watchdog ends it anyway.
  */
 export async function endWithOwner(launched: Launched): Promise<void> {
   await launched.server.run(["if-shell", "-F", "-t", launched.paneId, "#{session_attached}", "set-option -g exit-unattached on"]);
@@ -242,5 +248,6 @@ export async function discardLaunch(launched: Launched): Promise<void> {
     await rm(launched.home, { recursive: true, force: true });
   } finally {
     started.delete(launched);
+    release(launched.server.socketName);
   }
 }

@@ -318,7 +318,7 @@ export class PaneSession {
 
 /**
  * Starts a program in a private tmux server, watched from its first byte. Always `close()` it: one
- * never closed still takes its server with this process (endWithOwner), but leaves its files.
+ * never closed still ends with this process (endWithOwner), and the watchdog removes its files.
  */
 export function startPaneSession(options: PaneSessionOptions): Promise<PaneSession> {
   // Under PANESCOPE_REPORT a failing golden's report shows the session's recording.

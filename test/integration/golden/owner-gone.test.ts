@@ -1,9 +1,11 @@
 // A golden session its test never closes: the private tmux server ends with the process that
 // started it, however that process ends (exit without close(), an uncaught exception, SIGKILL of a
-// test worker), while a person's own `tmux attach` to look at a live session leaves it running.
+// test worker, even between the server's start and the control client's attach), and the owner's
+// watchdog removes its socket file and HOME; while a person's own `tmux attach` to look at a live
+// session leaves it running, and one owner's death leaves another's scenario alone.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -13,7 +15,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startPaneSession } from "../../../src/golden/session.js";
 import { socketFile, waitFor } from "../../support/tmux-fixture.js";
 
-const GOLDEN = pathToFileURL(resolve(import.meta.dirname, "../../../dist/golden/index.js")).href;
+const DIST = resolve(import.meta.dirname, "../../../dist/golden");
+const GOLDEN = pathToFileURL(join(DIST, "index.js")).href;
+const LAUNCH = pathToFileURL(join(DIST, "launch.js")).href;
+const WATCHDOG = pathToFileURL(join(DIST, "watchdog.js")).href;
 const children: ChildProcess[] = [];
 const sockets: string[] = [];
 const dirs: string[] = [];
@@ -30,12 +35,17 @@ afterEach(async () => {
 
 type Ending = "exit" | "throw" | "SIGKILL";
 
-// The owner opens a session, says where its server is, and on a line from us ends as told, never closing it.
-const OWNER = `
+// The owner opens a session, says where its server is, and on a line from us ends as told, never
+// closing it. With "launched" it stops where launchPane leaves a scenario: the server started, no
+// control client attached yet (so no exit-unattached), the window a SIGKILL must not escape.
+const OWNER = (launched: boolean): string => `
 import { startPaneSession } from ${JSON.stringify(GOLDEN)};
-const session = await startPaneSession({ size: { cols: 20, rows: 3 }, command: ["sleep", "600"] });
-const [pids] = await session.server.run(["display-message", "-p", "-t", session.paneId, "#{pid} #{pane_pid}"]);
-process.stdout.write(session.socketName + " " + pids + "\\n");
+import { launchPane } from ${JSON.stringify(LAUNCH)};
+import { watchdogPid } from ${JSON.stringify(WATCHDOG)};
+const options = { size: { cols: 20, rows: 3 }, command: ["sleep", "600"] };
+const { server, paneId } = ${launched ? "await launchPane(options)" : "await startPaneSession(options)"};
+const [pids] = await server.run(["display-message", "-p", "-t", paneId, "#{pid} #{pane_pid}"]);
+process.stdout.write([server.socketName, pids, watchdogPid()].join(" ") + "\\n");
 process.stdin.once("data", (line) => {
   if (String(line).trim() === "exit") process.exit(0);
   throw new Error("a test that forgot its session");
@@ -51,11 +61,22 @@ function running(pid: number): boolean {
   }
 }
 
-async function owner(): Promise<{ child: ChildProcess; serverPid: number; panePid: number; exited: Promise<unknown> }> {
+interface Owner {
+  child: ChildProcess;
+  name: string;
+  serverPid: number;
+  panePid: number;
+  watchdogPid: number;
+  /** The owner's TMPDIR, where its program's HOME is made. */
+  tmp: string;
+  exited: Promise<unknown>;
+}
+
+async function owner(launched = false): Promise<Owner> {
   // The program's HOME is made under the owner's TMPDIR: ours to remove, as the owner cannot.
   const tmp = await mkdtemp(join(tmpdir(), "panescope-owner-test-"));
   dirs.push(tmp);
-  const child = spawn(process.execPath, ["--input-type=module", "-e", OWNER], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, TMPDIR: tmp } });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", OWNER(launched)], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, TMPDIR: tmp } });
   children.push(child);
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString()));
@@ -66,25 +87,55 @@ async function owner(): Promise<{ child: ChildProcess; serverPid: number; panePi
     createInterface({ input: stdout }).once("line", done);
     void exited.then(() => fail(new Error(`the owner ended before its session started: ${stderr}`)));
   });
-  const [name = "", serverPid = "", panePid = ""] = line.split(" ");
+  const [name = "", serverPid = "", panePid = "", watchdogPid = ""] = line.split(" ");
   sockets.push(name);
-  return { child, serverPid: Number(serverPid), panePid: Number(panePid), exited };
+  return { child, name, serverPid: Number(serverPid), panePid: Number(panePid), watchdogPid: Number(watchdogPid), tmp, exited };
+}
+
+/** Waits (a deadline against a hang only) until nothing of the owner's scenario is left. */
+async function nothingLeft(gone: Owner): Promise<void> {
+  const { name, serverPid, panePid, watchdogPid, tmp } = gone;
+  await waitFor(() => !running(serverPid), 60_000, `tmux server ${serverPid} to end after its owner`);
+  // And the program with it: its terminal hung up, as when a window closes.
+  await waitFor(() => !running(panePid), 60_000, `the pane's process ${panePid} to end with its server`);
+  await waitFor(() => !existsSync(socketFile(name)), 60_000, `the socket file ${socketFile(name)} to be removed`);
+  await waitFor(async () => (await readdir(tmp)).length === 0, 60_000, `the program's HOME under ${tmp} to be removed`);
+  // The watchdog's last looks for a straggling client's server take a few seconds; then it is gone too.
+  await waitFor(() => !running(watchdogPid), 60_000, `the watchdog ${watchdogPid} to exit`);
+  const answer = await execa("tmux", ["-L", name, "-f", "/dev/null", "list-sessions"], { reject: false });
+  expect(answer.exitCode, `no server answers on ${name}`).not.toBe(0);
+  expect(existsSync(socketFile(name))).toBe(false);
 }
 
 describe("a golden session never closed", () => {
   for (const ending of ["exit", "throw", "SIGKILL"] satisfies Ending[]) {
-    it(`ends its tmux server and program when its owner ends (${ending})`, { timeout: 90_000 }, async () => {
-      const { child, serverPid, panePid, exited } = await owner();
-      expect(running(serverPid) && running(panePid)).toBe(true);
-      if (ending === "SIGKILL") child.kill("SIGKILL");
-      else child.stdin?.write(`${ending}\n`);
-      await exited;
-      // A deadline against a hang only: the server goes once the owner's control client has ended.
-      await waitFor(() => !running(serverPid), 60_000, `tmux server ${serverPid} to end after its owner`);
-      // And the program with it: its terminal hung up, as when a window closes.
-      await waitFor(() => !running(panePid), 60_000, `the pane's process ${panePid} to end with its server`);
+    it(`ends its tmux server and program and removes its files when its owner ends (${ending})`, { timeout: 120_000 }, async () => {
+      const gone = await owner();
+      expect(running(gone.serverPid) && running(gone.panePid) && running(gone.watchdogPid)).toBe(true);
+      if (ending === "SIGKILL") gone.child.kill("SIGKILL");
+      else gone.child.stdin?.write(`${ending}\n`);
+      await gone.exited;
+      await nothingLeft(gone);
     });
   }
+
+  it("ends its tmux server and removes its files when its owner is killed after the server started, before the attach", { timeout: 120_000 }, async () => {
+    // Another owner's scenario (this worker's own) runs meanwhile: only the dead owner's is touched.
+    const mine = await startPaneSession({ size: { cols: 30, rows: 4 }, command: ["sh"] });
+    sockets.push(mine.socketName);
+    try {
+      const gone = await owner(true);
+      expect(running(gone.serverPid) && running(gone.panePid) && running(gone.watchdogPid)).toBe(true);
+      gone.child.kill("SIGKILL");
+      await gone.exited;
+      await nothingLeft(gone);
+      await mine.waitFor({ kind: "text", text: "$" }, 20_000);
+      await mine.typeText("echo still here\n");
+      await mine.waitFor({ kind: "text", text: "still here\n$" }, 20_000);
+    } finally {
+      await mine.close();
+    }
+  });
 
   it("stays up while its owner lives, when a person's own client attaches to look and detaches again", { timeout: 60_000 }, async () => {
     const session = await startPaneSession({ size: { cols: 30, rows: 4 }, command: ["sh"] });
