@@ -3,20 +3,8 @@
 // saying to send each message on its own line; a batch past the member limit is one error. Never
 // silence: the SDK skipped every batch with a stderr line and its client waited for ever. No tmux
 // is asked: the socket names no server.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-
-const CLI = join(import.meta.dirname, "..", "..", "..", "dist", "cli.js");
-const stateDir = mkdtempSync(join(tmpdir(), "panescope-state-"));
-const children = new Set<ChildProcess>();
-
-afterAll(() => {
-  for (const child of children) child.kill();
-  rmSync(stateDir, { recursive: true, force: true });
-});
+import { describe, expect, it } from "vitest";
+import { ofHandshake, stdioExchange } from "../../support/stdio-exchange.js";
 
 interface Answer {
   id?: unknown;
@@ -24,28 +12,11 @@ interface Answer {
   error?: { code: number; message: string };
 }
 
-/** Every answer line (arrays kept whole) after the handshake on `version`, stdin ended after `lines`, once the server has exited. */
+const send = stdioExchange();
+
+/** Every answer line after the handshake's (arrays kept whole), on `version`, stdin ended after `lines`. */
 async function exchange(modeArgs: string[], version: string, lines: unknown[]): Promise<Array<Answer | Answer[]>> {
-  const child = spawn(process.execPath, [CLI, "--socket", `panescope-none-${process.pid}`, ...modeArgs], {
-    env: { PATH: process.env.PATH, XDG_STATE_HOME: stateDir },
-    stdio: ["pipe", "pipe", "ignore"],
-  });
-  children.add(child);
-  let out = "";
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (text: string) => (out += text));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const handshake = [
-    { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "t", version: "0" } } },
-    { jsonrpc: "2.0", method: "notifications/initialized" },
-    { jsonrpc: "2.0", id: 1, method: "tools/list" }, // the handshake's end: the split server's engine takes what follows
-  ];
-  child.stdin.end([...handshake, ...lines].map((line) => `${JSON.stringify(line)}\n`).join(""));
-  await exited;
-  children.delete(child);
-  const answers = out.trim().split("\n").map((line) => JSON.parse(line) as Answer | Answer[]);
-  expect(answers.filter((answer) => !Array.isArray(answer) && (answer.id === 0 || answer.id === 1))).toHaveLength(2);
-  return answers.filter((answer) => Array.isArray(answer) || (answer.id !== 0 && answer.id !== 1));
+  return (await send(modeArgs, lines, version)).filter((answer) => !ofHandshake(answer)) as Array<Answer | Answer[]>;
 }
 
 const byId = (answers: Answer[]) => [...answers].sort((a, b) => String(a.id).localeCompare(String(b.id)));

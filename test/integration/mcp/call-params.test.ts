@@ -2,20 +2,8 @@
 // names no tool is JSON-RPC -32602 (Invalid params) saying what to send; a tool that is not one, or
 // arguments that are not an object or hold a wrong value, are every tool's bad-input result saying
 // what to fix. The SDK answered the first two -32603 (Internal error) with zod's issues as JSON.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-
-const CLI = join(import.meta.dirname, "..", "..", "..", "dist", "cli.js");
-const stateDir = mkdtempSync(join(tmpdir(), "panescope-state-"));
-const children = new Set<ChildProcess>();
-
-afterAll(() => {
-  for (const child of children) child.kill();
-  rmSync(stateDir, { recursive: true, force: true });
-});
+import { describe, expect, it } from "vitest";
+import { stdioExchange } from "../../support/stdio-exchange.js";
 
 interface Answer {
   id: number;
@@ -23,28 +11,11 @@ interface Answer {
   error?: { code: number; message: string };
 }
 
-/** Sends every request at once, ends stdin, and resolves with the answers by id once the server has exited. */
+const send = stdioExchange();
+
+/** Each of `calls` as a tools/call's params (undefined: none) after the handshake; the answers by id. */
 async function exchange(modeArgs: string[], calls: unknown[]): Promise<Map<number, Answer>> {
-  // No tmux server on this socket: every refusal here comes before a tool asks tmux anything.
-  const child = spawn(process.execPath, [CLI, "--socket", `panescope-none-${process.pid}`, ...modeArgs], {
-    env: { PATH: process.env.PATH, XDG_STATE_HOME: stateDir },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  children.add(child);
-  let out = "";
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (text: string) => (out += text));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const lines = [
-    { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } },
-    { jsonrpc: "2.0", method: "notifications/initialized" },
-    { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
-    ...calls.map((params, i) => ({ jsonrpc: "2.0", id: i + 2, method: "tools/call", ...(params === undefined ? {} : { params }) })),
-  ];
-  child.stdin.end(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
-  await exited;
-  children.delete(child);
-  const answers = out.trim().split("\n").map((line) => JSON.parse(line) as Answer);
+  const answers = (await send(modeArgs, calls.map((params, i) => ({ jsonrpc: "2.0", id: i + 2, method: "tools/call", ...(params === undefined ? {} : { params }) })))) as Answer[];
   return new Map(answers.map((answer) => [answer.id, answer]));
 }
 
