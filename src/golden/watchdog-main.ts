@@ -1,13 +1,13 @@
 // The golden watchdog's program (started by watchdog.ts, one per owner process, detached): it
 // reads the owner's orders from stdin and, at EOF — the owner has ended, however it ended — kills
 // each listed server and removes its socket file and HOME. It never acts while the pipe is open,
-// and touches only what an order named (parseOrder checks each). Node's builtins only: it waits
-// for the whole run, and starts in well under a second even on a loaded machine.
-import { execFile } from "node:child_process";
+// and touches only what an order named (parseOrder checks each). tmux is run as everywhere else
+// (tmux/server.ts: an argv array, no shell, a time limit).
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
+import { TmuxServer } from "../tmux/server.js";
 import { parseOrder, type Guarded } from "./watchdog.js";
 
 /**
@@ -17,19 +17,14 @@ import { parseOrder, type Guarded } from "./watchdog.js";
  */
 const AGAIN_MS = [1000, 2000];
 
-/** A tmux client, argv only (no shell); its failures are expected (no server left) and ignored. */
-function tmux(guarded: Guarded, args: readonly string[]): Promise<void> {
-  return new Promise((done) => {
-    execFile(guarded.tmux, ["-S", guarded.socket, ...args], { timeout: 10_000, killSignal: "SIGKILL" }, () => done());
-  });
-}
-
 /**
  * `start-server` first waits on tmux's `<socket>.lock` for a server the dead owner's client was
  * still starting (or starts one), so kill-server then finds it (launch.ts discardServer, the same).
+ * Its failures are expected (no server left) and ignored.
  */
 async function kill(guarded: Guarded): Promise<void> {
-  await tmux(guarded, ["-f", "/dev/null", "start-server", ";", "kill-server"]);
+  const server = new TmuxServer({ tmux: guarded.tmux, socketPath: guarded.socket });
+  await server.runMany([["-f", "/dev/null", "start-server"], ["kill-server"]]).catch(() => undefined);
   // tmux 3.3a leaves its socket file after kill-server; a client racing the lock leaves the lock file.
   await Promise.all([rm(guarded.socket, { force: true }), rm(`${guarded.socket}.lock`, { force: true })]);
 }

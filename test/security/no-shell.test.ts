@@ -36,8 +36,14 @@ export function spawnProblems(source: string, inTmux: boolean): string[] {
  * starts the daemon: Node itself (process.execPath) on panescope's own cli.js, an argv array with
  * `shell: false`, through node:child_process because execa is the heaviest module a `panescope
  * read` would otherwise load (its start-up must stay near Node's own: test/integration/cli/startup).
+ * src/golden/watchdog.ts starts the golden watchdog the same way (Node on panescope's own file, an
+ * argv array, no shell): detached, with a stdin pipe only this process holds, and neither the
+ * process nor the pipe holding this one's event loop (unref), which execa's promise would.
  */
-const KNOWN: Record<string, string[]> = { "shell/start.ts": ["child_process (use execa with an argv array in src/tmux/)"] };
+const KNOWN: Record<string, string[]> = {
+  "shell/start.ts": ["child_process (use execa with an argv array in src/tmux/)"],
+  "golden/watchdog.ts": ["child_process (use execa with an argv array in src/tmux/)"],
+};
 
 describe("no shell in any spawn", () => {
   it("src/ starts processes only in src/tmux/, through execa with an argv array and shell: false", () => {
